@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Canju's one entry point: installs what is missing (Debian 12), builds, and
+# runs the main job or the tests.
+#
+#   ./canju.sh demo        the main job on the bundled sample data
+#   ./canju.sh test        the whole test suite (ctest)
+#   ./canju.sh build       configure + build (Release) only
+#   ./canju.sh bench       the benchmarks (numbers for docs/performance.md)
+#   ./canju.sh sanitize    build with ASan+UBSan into build-asan/ and run the tests
+#   ./canju.sh fuzz [S]    build the libFuzzer targets (clang) and run each S seconds
+#   ./canju.sh setup       only install the Debian packages
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$(pwd)
+BUILD=${CANJU_BUILD_DIR:-$ROOT/build}
+JOBS=$(nproc 2>/dev/null || echo 2)
+
+PACKAGES=(build-essential cmake ninja-build pkg-config
+  libboost-serialization-dev librocksdb-dev libzstd-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libcpp-httplib-dev)
+
+setup() {
+  local missing=()
+  for p in "${PACKAGES[@]}" "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "canju: installing ${missing[*]}" >&2
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+
+build() {
+  setup
+  local dir=${1:-$BUILD}; shift || true
+  cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+  cmake --build "$dir" -j "$JOBS"
+}
+
+section() { printf '\n\033[1m== %s ==\033[0m\n' "$*"; }
+
+demo() {
+  build >/dev/null
+  local canju="$BUILD/cli/canju"
+  section "Variants"
+  "$canju" variants
+  section "Xiangqi start position"
+  "$canju" show --variant xiangqi
+  section "Legal moves (ICCS, WXF, Chinese)"
+  "$canju" moves --variant xiangqi
+  section "Perft 1..4 from the start (published: 44, 1920, 79666, 3290240)"
+  for d in 1 2 3 4; do printf 'depth %d: ' "$d"; "$canju" perft --variant xiangqi "$d" | tail -n 1; done
+  section "加炮国际象棋2 (cannonchess) start position and perft 3"
+  "$canju" show --variant cannonchess
+  "$canju" perft --variant cannonchess 3 | tail -n 1
+}
+
+case "${1:-help}" in
+  setup) shift; setup "$@" ;;
+  build) shift; build "$BUILD" "$@" ;;
+  demo) shift; demo "$@" ;;
+  test)
+    shift
+    build >/dev/null
+    ctest --test-dir "$BUILD" --output-on-failure -j "$JOBS" "$@"
+    ;;
+  bench)
+    shift
+    build >/dev/null
+    for b in "$BUILD"/bench/*_bench; do [ -x "$b" ] && "$b" "$@"; done
+    ;;
+  sanitize)
+    shift
+    build "$ROOT/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANJU_SANITIZE=ON >/dev/null
+    ctest --test-dir "$ROOT/build-asan" --output-on-failure -j "$JOBS" "$@"
+    ;;
+  fuzz)
+    shift
+    setup clang libclang-rt-14-dev
+    secs=${1:-20}
+    CXX=clang++ build "$ROOT/build-fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANJU_FUZZ=ON >/dev/null
+    for f in "$ROOT"/build-fuzz/tests/fuzz/fuzz_*; do
+      [ -x "$f" ] || continue
+      echo "== $(basename "$f") ($secs s)"
+      corpus="$ROOT/build-fuzz/corpus/$(basename "$f")"; mkdir -p "$corpus"
+      "$f" -max_total_time="$secs" -timeout=5 "$corpus" "$ROOT/tests/fuzz/seeds/$(basename "$f")" 2>&1 | tail -n 2
+    done
+    ;;
+  *)
+    sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+    ;;
+esac

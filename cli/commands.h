@@ -1,0 +1,11 @@
+// Every command registers itself on the root app. Add a line to main.cpp's
+// list when adding a cmd_*.cpp file.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace canju::cli {
+
+void RegisterVariantCommands(CLI::App& app);  // cmd_variants.cpp: variants, show, moves, perft
+
+}  // namespace canju::cli

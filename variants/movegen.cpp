@@ -1,0 +1,272 @@
+// Move generation for every variant: walks the precomputed tables of
+// variant.cpp. No virtual call and no per-move allocation.
+#include <algorithm>
+#include <cstdlib>
+
+#include "variants/position.h"
+
+namespace canju {
+
+bool Position::Attacked(int t, Color by) const {
+  const Variant& v = *v_;
+  const Piece* B = board_;
+  auto [lb, le] = v.capture_leaps_to(by, t);
+  for (const ReverseLeap* r = lb; r != le; ++r)
+    if (B[r->origin] == r->piece && !(B[r->leg1] | B[r->leg2])) return true;
+
+  const bool hop = v.has_hop_attackers(by), gap = v.has_gap_attackers(by);
+  for (auto [walk, d] : v.attack_walks(by)) {
+    auto [sqs, len] = v.line(t, walk);
+    int i = 0;
+    while (i < len && !B[sqs[i]]) ++i;
+    if (i < len) {
+      Piece p = B[sqs[i]];
+      if (ColorOf(p) == by && v.ride_capture_len(by, KindOf(p), sqs[i], d) > i) return true;
+      if (hop) {
+        int j = i + 1;
+        while (j < len && !B[sqs[j]]) ++j;
+        if (j < len) {
+          Piece q = B[sqs[j]];
+          if (ColorOf(q) == by && v.hop_capture_len(by, KindOf(q), sqs[j], d) > j) return true;
+        }
+      }
+    }
+    if (gap) {
+      // Exactly one empty square strictly between the attacker and t.
+      int empties = 0;
+      for (int j = 0; j < len; ++j) {
+        Piece q = B[sqs[j]];
+        if (!q) {
+          if (++empties == 2) break;
+        } else if (empties == 1 && ColorOf(q) == by && v.gap_capture_len(by, KindOf(q), sqs[j], d) > j) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+bool Position::InCheck() const {
+  int k = royal_[side_];
+  return k >= 0 && Attacked(k, ~side_);
+}
+
+bool Position::CanCastle(int side) const {
+  const Variant& v = *v_;
+  const Color us = side_;
+  if (!(castling_ & (1 << (2 * us + side)))) return false;
+  int king = v.castle_royal_square(us), rook = v.castle_rook_square(us, side);
+  if (royal_[us] != king || rook < 0) return false;
+  int rank = RankOf(king);
+  int king_to = MakeSquare(side == 0 ? v.files() - 2 : 2, rank);
+  int rook_to = king_to + (side == 0 ? -1 : 1);
+  // Every square between king and rook, and both destinations, empty (apart
+  // from the king and rook themselves).
+  int lo = std::min({FileOf(king), FileOf(rook), FileOf(king_to), FileOf(rook_to)});
+  int hi = std::max({FileOf(king), FileOf(rook), FileOf(king_to), FileOf(rook_to)});
+  for (int f = lo; f <= hi; ++f) {
+    int sq = MakeSquare(f, rank);
+    if (sq != king && sq != rook && board_[sq]) return false;
+  }
+  // The king may not be in check, pass through or land on an attacked square.
+  int step = king_to > king ? 1 : -1;
+  for (int sq = king;; sq += step) {
+    if (Attacked(sq, ~us)) return false;
+    if (sq == king_to) break;
+  }
+  return true;
+}
+
+void Position::Generate(MoveList* list) const {
+  const Variant& v = *v_;
+  const Color us = side_;
+  const Piece* B = board_;
+  const LeapEntry* leaps = v.leaps();
+  const RayEntry* rays = v.rays();
+  const uint8_t* rsq = v.ray_squares();
+  const auto& promos = v.rules().promotion_kinds;
+
+  auto add = [&](int from, int to, uint8_t flags) {
+    if (flags & kPromotes) {
+      if (!v.InRegion(v.rules().promotion_region, us, to)) {
+        list->push(Move(from, to));
+        return;
+      }
+      for (int k : promos) list->push(Move(from, to, MoveType::kPromotion, k));
+    } else {
+      list->push(Move(from, to));
+    }
+  };
+
+  for (int i = 0, n = list_size_[us]; i < n; ++i) {
+    const int from = list_[us][i];
+    const Slot& s = v.slot(us, KindOf(B[from]), from);
+    for (uint32_t j = s.leap_begin; j < s.leap_end; ++j) {
+      const LeapEntry& e = leaps[j];
+      if (B[e.leg1] | B[e.leg2]) continue;
+      const Piece t = B[e.to];
+      if (!t) {
+        if (e.flags & kCanMove) add(from, e.to, e.flags);
+      } else if (ColorOf(t) != us && (e.flags & kCanCapture)) {
+        add(from, e.to, e.flags);
+      }
+    }
+    for (uint32_t j = s.ray_begin; j < s.ray_end; ++j) {
+      const RayEntry& r = rays[j];
+      const uint8_t* sq = rsq + r.first;
+      const int len = r.len;
+      switch (static_cast<AtomMode>(r.mode)) {
+        case AtomMode::kRide:
+          for (int k = 0; k < len; ++k) {
+            const Piece t = B[sq[k]];
+            if (!t) {
+              if (r.flags & kCanMove) add(from, sq[k], r.flags);
+            } else {
+              if (ColorOf(t) != us && (r.flags & kCanCapture)) add(from, sq[k], r.flags);
+              break;
+            }
+          }
+          break;
+        case AtomMode::kHop: {
+          int k = 0;
+          while (k < len && !B[sq[k]]) ++k;
+          for (++k; k < len; ++k) {
+            const Piece t = B[sq[k]];
+            if (!t) {
+              if (r.flags & kCanMove) add(from, sq[k], r.flags);
+            } else {
+              if (ColorOf(t) != us && (r.flags & kCanCapture)) add(from, sq[k], r.flags);
+              break;
+            }
+          }
+          break;
+        }
+        case AtomMode::kGap: {
+          int empties = 0;
+          for (int k = 0; k < len; ++k) {
+            const Piece t = B[sq[k]];
+            if (!t) {
+              if (++empties == 2) break;
+            } else if (empties == 1 && ColorOf(t) != us) {
+              add(from, sq[k], r.flags);
+            }
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+
+  if (ep_ >= 0) {
+    auto [b, e] = v.capture_leaps_to(us, ep_);
+    for (const ReverseLeap* r = b; r != e; ++r)
+      if (B[r->origin] == r->piece && v.kind(KindOf(r->piece)).pawn && !B[ep_])
+        list->push(Move(r->origin, ep_, MoveType::kEnPassant));
+  }
+  if (castling_ & (3 << (2 * us))) {
+    for (int side = 0; side < 2; ++side)
+      if (CanCastle(side)) {
+        int king = royal_[us];
+        int king_to = MakeSquare(side == 0 ? v.files() - 2 : 2, RankOf(king));
+        list->push(Move(king, king_to, MoveType::kCastle));
+      }
+  }
+}
+
+void Position::GeneratePseudoLegal(MoveList* list) const {
+  list->clear();
+  Generate(list);
+}
+
+bool Position::LegalSlow(Move m) const {
+  // Apply the move to the board cells only, test, restore.
+  Position& self = const_cast<Position&>(*this);
+  const Color us = side_;
+  const int from = m.from(), to = m.to();
+  const Piece p = board_[from];
+  int cap_sq = to;
+  if (m.type() == MoveType::kEnPassant) cap_sq = MakeSquare(FileOf(to), RankOf(from));
+  const Piece cap = board_[cap_sq];
+  int rook_from = -1, rook_to = -1;
+  Piece rook = kNoPiece;
+  if (m.type() == MoveType::kCastle) {
+    int side = to > from ? 0 : 1;
+    rook_from = v_->castle_rook_square(us, side);
+    rook_to = to + (side == 0 ? -1 : 1);
+    rook = board_[rook_from];
+    self.board_[rook_from] = kNoPiece;
+  }
+  self.board_[cap_sq] = kNoPiece;
+  self.board_[from] = kNoPiece;
+  self.board_[to] = p;
+  if (rook) self.board_[rook_to] = rook;
+  const int king = from == royal_[us] ? to : royal_[us];
+  const bool ok = !Attacked(king, ~us);
+  if (rook) self.board_[rook_to] = kNoPiece, self.board_[rook_from] = rook;
+  self.board_[to] = kNoPiece;
+  self.board_[cap_sq] = cap;
+  self.board_[from] = p;
+  return ok;
+}
+
+bool Position::IsLegal(Move m) const {
+  const int king = royal_[side_];
+  if (king < 0 || v_->rules().win == WinCondition::kCaptureRoyal) return true;
+  return LegalSlow(m);
+}
+
+void Position::GenerateLegal(MoveList* list) const {
+  list->clear();
+  Generate(list);
+  const Color us = side_;
+  const int king = royal_[us];
+  if (king < 0 || v_->rules().win == WinCondition::kCaptureRoyal) return;
+  const Variant& v = *v_;
+  const bool check = Attacked(king, ~us);
+  int n = 0;
+  for (int i = 0, size = list->size(); i < size; ++i) {
+    const Move m = (*list)[i];
+    const bool fast = !check && m.from() != king && m.type() <= MoveType::kPromotion &&
+                      !v.relevant(us, king, m.from()) && !v.relevant(us, king, m.to());
+    if (fast || LegalSlow(m)) (*list)[n++] = m;
+  }
+  list->resize(n);
+}
+
+bool Position::GivesCheck(Move m) const {
+  Position& self = const_cast<Position&>(*this);
+  StateInfo st;
+  self.DoMove(m, &st);
+  const bool check = self.InCheck();
+  self.UndoMove(m, st);
+  return check;
+}
+
+void Position::GenerateQuietUnmoves(MoveList* list) const {
+  list->clear();
+  const Variant& v = *v_;
+  const Color mover = ~side_;
+  const int nd = v.direction_count();
+  for (int i = 0; i < list_size_[mover]; ++i) {
+    const int to = list_[mover][i];
+    const int kind = KindOf(board_[to]);
+    auto [b, e] = v.quiet_leaps_to(mover, kind, to);
+    for (const ReverseLeap* r = b; r != e; ++r)
+      if (!board_[r->origin] && !(board_[r->leg1] | board_[r->leg2])) list->push(Move(r->origin, to));
+    for (int d = 0; d < nd; ++d) {
+      // Walk backwards from `to`: origins lie in the opposite direction.
+      const Step s = v.directions()[d];
+      int back = -1;
+      for (int k = 0; k < nd; ++k)
+        if (v.directions()[k].dx == -s.dx && v.directions()[k].dy == -s.dy) back = k;
+      auto [sqs, len] = v.line(to, back);
+      for (int k = 0; k < len && !board_[sqs[k]]; ++k)
+        if (v.ride_move_len(mover, kind, sqs[k], d) > k) list->push(Move(sqs[k], to));
+    }
+  }
+}
+
+}  // namespace canju

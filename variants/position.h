@@ -1,0 +1,126 @@
+// Position: a board of any variant, with make/unmake, Zobrist keys, FEN and
+// legal move generation (the generator lives in movegen.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "variants/status.h"
+#include "variants/types.h"
+#include "variants/variant.h"
+
+namespace canju {
+
+// What DoMove saves so that UndoMove can restore the position.
+struct StateInfo {
+  uint64_t key = 0;
+  Piece captured = kNoPiece;
+  Piece moved = kNoPiece;
+  uint8_t castling = 0;
+  int16_t ep = -1;
+  uint16_t halfmove = 0;
+};
+
+class Position {
+ public:
+  static constexpr int kMaxPiecesPerSide = 128;
+
+  Position() = default;
+
+  // Parses a FEN: board, side (w/r = first player, b = second), then the
+  // optional castling, en-passant, half-move and full-move fields. Rejects
+  // unknown pieces, wrong board sizes, pieces on squares they can never reach,
+  // a missing or doubled royal piece, and positions where the side not to
+  // move is in check. The message names the field and character.
+  static Status FromFen(const Variant& v, const std::string& fen, Position* out);
+  // The variant's start position.
+  static Position Start(const Variant& v);
+  std::string Fen(bool with_counters = true) const;
+
+  // An empty board with `side` to move (for tablebase generators).
+  void Clear(const Variant& v, Color side = kFirst);
+  void Put(Piece p, int sq);
+  void Remove(int sq);
+  void SetSideToMove(Color c);
+  // Checks royal counts, legal squares and that the side not to move is not
+  // in check. FromFen calls it.
+  Status Validate() const;
+
+  const Variant& variant() const { return *v_; }
+  Color side_to_move() const { return side_; }
+  Piece piece_on(int sq) const { return board_[sq]; }
+  bool empty(int sq) const { return board_[sq] == kNoPiece; }
+  int count(Color c, int kind) const { return counts_[c][kind]; }
+  int piece_count(Color c) const { return list_size_[c]; }
+  int piece_square(Color c, int i) const { return list_[c][i]; }
+  int royal_square(Color c) const { return royal_[c]; }
+  int ep_square() const { return ep_; }
+  int castling_rights() const { return castling_; }
+  int halfmove_clock() const { return halfmove_; }
+  int fullmove_number() const { return fullmove_; }
+  uint64_t key() const { return key_; }
+
+  void DoMove(Move m, StateInfo* st);
+  void UndoMove(Move m, const StateInfo& st);
+  // Passes the turn (search only; never legal in a game).
+  void DoNullMove(StateInfo* st);
+  void UndoNullMove(const StateInfo& st);
+
+  // --- move generation (movegen.cpp) ---
+  // True if a royal of the other colour on `sq` would be attacked by `by`.
+  bool Attacked(int sq, Color by) const;
+  bool InCheck() const;
+  bool GivesCheck(Move m) const;
+  void GeneratePseudoLegal(MoveList* list) const;
+  void GenerateLegal(MoveList* list) const;
+  // A pseudo-legal move that does not leave the mover's royal attacked.
+  bool IsLegal(Move m) const;
+  // Quiet un-moves of the side that has just moved (~side_to_move()): each
+  // Move(from = its earlier square, to = its current square). Captures,
+  // promotions and castling are not undone here (they lead to other tables).
+  void GenerateQuietUnmoves(MoveList* list) const;
+
+  // Material signature, e.g. "KRKAA": each side's royal first, then the other
+  // pieces in definition order; first player first.
+  std::string Material() const;
+  // Left-right mirror image (same side to move).
+  Position Mirrored() const;
+  // Same position with colours swapped and board turned (first <-> second).
+  Position ColorFlipped() const;
+
+ private:
+  friend class MoveGenerator;
+  void AddPiece(Piece p, int sq);
+  void RemovePiece(int sq);
+  void MovePiece(int from, int to);
+  void SetCastlingMasks();
+  bool CanCastle(int side) const;
+  void Generate(MoveList* list) const;
+  bool LegalSlow(Move m) const;
+
+  const Variant* v_ = nullptr;
+  Piece board_[kSquareSlots + 1] = {};  // board_[kNullCell] stays empty
+  uint8_t index_[kSquareSlots] = {};
+  Square list_[2][kMaxPiecesPerSide] = {};
+  uint8_t list_size_[2] = {0, 0};
+  uint8_t counts_[2][kMaxKinds] = {};
+  int16_t royal_[2] = {-1, -1};
+  Color side_ = kFirst;
+  int16_t ep_ = -1;
+  uint8_t castling_ = 0;
+  uint16_t halfmove_ = 0;
+  uint16_t fullmove_ = 1;
+  uint64_t key_ = 0;
+};
+
+// Coordinates: Xiangqi-style variants use ICCS (files a.., ranks 0..),
+// chess-style ones algebraic (ranks 1..).
+std::string SquareName(const Variant& v, int sq);
+int ParseSquareName(const Variant& v, const std::string& text);  // -1 if bad
+// Coordinate move text: "h2e2", "e7e8q"; castling as the royal's move.
+std::string MoveToCoord(const Variant& v, Move m);
+// Parses a coordinate move (ICCS "h2e2" or "H2-E2", chess "e2e4"/"e7e8q") and
+// returns the matching legal move of `pos`, or a Status naming the reason.
+Status ParseCoordMove(const Position& pos, const std::string& text, Move* out);
+
+}  // namespace canju
