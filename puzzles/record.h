@@ -1,0 +1,80 @@
+// The puzzle model shared by the importer (which produces records), the store
+// (which keeps them), the verifier (which adds verdicts) and the web page.
+// Plain data, no RocksDB here; serialisation lives in puzzles/serialize.h.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace canju {
+
+// A result from the side to move's point of view.
+enum class Claim : uint8_t { kUnknown = 0, kWin = 1, kDraw = 2, kLoss = 3 };
+
+inline const char* ClaimName(Claim c) {
+  switch (c) {
+    case Claim::kWin: return "win";
+    case Claim::kDraw: return "draw";
+    case Claim::kLoss: return "loss";
+    default: return "unknown";
+  }
+}
+inline bool ParseClaim(const std::string& s, Claim* out) {
+  if (s == "win") return *out = Claim::kWin, true;
+  if (s == "draw") return *out = Claim::kDraw, true;
+  if (s == "loss") return *out = Claim::kLoss, true;
+  if (s == "unknown") return *out = Claim::kUnknown, true;
+  return false;
+}
+
+// A node of a move tree: the move that leads here and what follows.
+struct MoveNode {
+  std::string move;             // coordinate move: ICCS for Xiangqi ("h2e2"), UCI-like for chess
+  std::string comment;          // UTF-8, shown after the move
+  std::vector<MoveNode> next;   // continuations; next[0] is the main line
+};
+
+enum class VerdictKind : uint8_t { kNone = 0, kConfirmed = 1, kRefuted = 2, kUnproven = 3 };
+
+inline const char* VerdictName(VerdictKind k) {
+  switch (k) {
+    case VerdictKind::kConfirmed: return "confirmed";
+    case VerdictKind::kRefuted: return "refuted";
+    case VerdictKind::kUnproven: return "unproven";
+    default: return "none";
+  }
+}
+
+// What the solver found about a record's claim.
+struct Verdict {
+  VerdictKind kind = VerdictKind::kNone;
+  Claim proven = Claim::kUnknown;   // what was proved (side to move's view)
+  int mate_plies = -1;              // shortest forced mate, -1 if none/unknown
+  std::vector<std::string> pv;      // principal variation, coordinate moves
+  std::vector<std::string> cooks;   // other winning first moves (多解)
+  std::string reason;               // refutation line or why unproven, readable
+  std::vector<std::string> book_notes;  // where the book's main line departs from best play
+  uint64_t nodes = 0;
+  double seconds = 0;
+  int64_t verified_at = 0;          // unix time
+  std::string solver;               // solver name/version that produced it
+};
+
+struct Record {
+  std::string variant = "xiangqi";
+  std::string fen;                  // start position, full FEN
+  std::string collection;           // e.g. 适情雅趣
+  int number = 0;                   // number within the collection, 0 if none
+  std::string title;
+  std::string author;
+  std::string source;               // file it came from (and index inside it)
+  std::map<std::string, std::string> tags;  // other metadata: event, date, red, black, ...
+  Claim claimed = Claim::kUnknown;  // claimed result for the side to move
+  std::string comment;              // before the first move
+  std::vector<MoveNode> moves;      // root continuations; moves[0] is the main line
+  Verdict verdict;
+};
+
+}  // namespace canju
