@@ -15,6 +15,9 @@ enum class AtomMode : uint8_t {
   kRide,  // slide along the step until the first piece
   kHop,   // slide over exactly one screen piece (Xiangqi cannon)
   kGap,   // capture beyond exactly one empty square, passing any pieces (加炮 cannon)
+  // Internal, made by the loader: a move-only ride and a capture-only hop
+  // along the same line (the Xiangqi cannon) walked once.
+  kRideHop,
 };
 
 // One step vector in the owner's frame: dy > 0 is forward.

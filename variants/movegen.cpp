@@ -7,28 +7,63 @@
 
 namespace canju {
 
-bool Position::Attacked(int t, Color by) const {
+__attribute__((always_inline)) inline int Position::Blockers(int sq, int d, int len, int* second) const {
+  const Variant& v = *v_;
+  const int family = v.direction_family(d);
+  if (family == Variant::kNoLine) {
+    auto [sqs, n] = v.line(sq, d);
+    if (n > len) n = len;
+    int i = 0;
+    while (i < n && !board_[sqs[i]]) ++i;
+    int j = i + 1;
+    while (j < n && !board_[sqs[j]]) ++j;
+    *second = j < n ? j : len;
+    return i < n ? i : len;
+  }
+  uint32_t o = occ_[LineIndex(family, sq)];
+  const int b = LineBit(family, sq);
+  if (v.direction_positive(d)) {
+    o &= ~((2u << b) - 1);
+    if (!o) return *second = len, len;
+    const int first = __builtin_ctz(o) - b - 1;
+    o &= o - 1;
+    *second = o ? __builtin_ctz(o) - b - 1 : len;
+    return first;
+  }
+  o &= (1u << b) - 1;
+  if (!o) return *second = len, len;
+  const int high = 31 - __builtin_clz(o);
+  o &= ~(1u << high);
+  *second = o ? b - (31 - __builtin_clz(o)) - 1 : len;
+  return b - high - 1;
+}
+
+// Attacks on t by `by` along the walks selected in `mask` (bit i =
+// attack_walks(by)[i]) and, with Variant::kLeapRelevant, by leaps.
+bool Position::AttackedMasked(int t, Color by, uint32_t mask) const {
   const Variant& v = *v_;
   const Piece* B = board_;
-  auto [lb, le] = v.capture_leaps_to(by, t);
-  for (const ReverseLeap* r = lb; r != le; ++r)
-    if (B[r->origin] == r->piece && !(B[r->leg1] | B[r->leg2])) return true;
-
+  if (mask & Variant::kLeapRelevant) {
+    auto [lb, le] = v.capture_leaps_to(by, t);
+    for (const ReverseLeap* r = lb; r != le; ++r)
+      if (B[r->origin] == r->piece && !(B[r->leg1] | B[r->leg2])) return true;
+  }
   const bool hop = v.has_hop_attackers(by), gap = v.has_gap_attackers(by);
-  for (auto [walk, d] : v.attack_walks(by)) {
-    auto [sqs, len] = v.line(t, walk);
-    int i = 0;
-    while (i < len && !B[sqs[i]]) ++i;
+  const auto& walks = v.attack_walks(by);
+  for (uint32_t m = mask & ((1u << walks.size()) - 1); m; m &= m - 1) {
+    const Variant::AttackWalk& aw = walks[__builtin_ctz(m)];
+    const int d = aw.dir;
+    auto [sqs, len] = v.line(t, aw.walk);
+    int j;
+    const int i = Blockers(t, aw.walk, len, &j);
     if (i < len) {
-      Piece p = B[sqs[i]];
-      if (ColorOf(p) == by && v.ride_capture_len(by, KindOf(p), sqs[i], d) > i) return true;
-      if (hop) {
-        int j = i + 1;
-        while (j < len && !B[sqs[j]]) ++j;
-        if (j < len) {
-          Piece q = B[sqs[j]];
-          if (ColorOf(q) == by && v.hop_capture_len(by, KindOf(q), sqs[j], d) > j) return true;
-        }
+      const Piece p = B[sqs[i]];
+      if ((aw.ride_always >> p) & 1) return true;
+      if (((aw.ride_maybe >> p) & 1) && v.ride_capture_len(by, KindOf(p), sqs[i], d) > i) return true;
+      if (hop && j < len) {
+        const Piece q = B[sqs[j]];
+        if ((aw.hop_always >> q) & 1) return true;
+        if (((aw.hop_maybe >> q) & 1) && v.hop_capture_len(by, KindOf(q), sqs[j], d) > j) return true;
       }
     }
     if (gap) {
@@ -45,6 +80,10 @@ bool Position::Attacked(int t, Color by) const {
     }
   }
   return false;
+}
+
+bool Position::Attacked(int t, Color by) const {
+  return AttackedMasked(t, by, kAllAttacks);
 }
 
 bool Position::InCheck() const {
@@ -117,17 +156,21 @@ void Position::Generate(MoveList* list) const {
       const uint8_t* sq = rsq + r.first;
       const int len = r.len;
       switch (static_cast<AtomMode>(r.mode)) {
-        case AtomMode::kRide:
-          for (int k = 0; k < len; ++k) {
-            const Piece t = B[sq[k]];
-            if (!t) {
-              if (r.flags & kCanMove) add(from, sq[k], r.flags);
-            } else {
-              if (ColorOf(t) != us && (r.flags & kCanCapture)) add(from, sq[k], r.flags);
-              break;
-            }
-          }
+        case AtomMode::kRide: {
+          int second;
+          const int k = std::min(Blockers(from, r.dir, len, &second), len);
+          if (r.flags & kCanMove)
+            for (int q = 0; q < k; ++q) add(from, sq[q], r.flags);
+          if (k < len && (r.flags & kCanCapture) && ColorOf(B[sq[k]]) != us) add(from, sq[k], r.flags);
           break;
+        }
+        case AtomMode::kRideHop: {
+          int second;
+          const int k = std::min(Blockers(from, r.dir, len, &second), len);
+          for (int q = 0; q < k; ++q) add(from, sq[q], r.flags);
+          if (second < len && ColorOf(B[sq[second]]) != us) add(from, sq[second], r.flags);
+          break;
+        }
         case AtomMode::kHop: {
           int k = 0;
           while (k < len && !B[sq[k]]) ++k;
@@ -181,12 +224,31 @@ void Position::GeneratePseudoLegal(MoveList* list) const {
   Generate(list);
 }
 
-bool Position::LegalSlow(Move m) const {
-  // Apply the move to the board cells only, test, restore.
+bool Position::LegalSlow(Move m, uint32_t mask) const {
+  // Apply the move to the board cells (and occupancy) only, test, restore.
   Position& self = const_cast<Position&>(*this);
+  auto set = [&self](int sq, Piece p) {
+    if (!self.board_[sq] != !p) self.ToggleOccupancy(sq);
+    self.board_[sq] = p;
+  };
   const Color us = side_;
   const int from = m.from(), to = m.to();
   const Piece p = board_[from];
+  if (m.type() <= MoveType::kPromotion) {
+    // The common case, without the general bookkeeping below.
+    const Piece cap = board_[to];
+    self.board_[from] = kNoPiece;
+    self.board_[to] = p;
+    self.ToggleOccupancy(from);
+    if (!cap) self.ToggleOccupancy(to);
+    const int king = from == royal_[us] ? to : royal_[us];
+    const bool ok = !AttackedMasked(king, ~us, mask);
+    self.board_[from] = p;
+    self.board_[to] = cap;
+    self.ToggleOccupancy(from);
+    if (!cap) self.ToggleOccupancy(to);
+    return ok;
+  }
   int cap_sq = to;
   if (m.type() == MoveType::kEnPassant) cap_sq = MakeSquare(FileOf(to), RankOf(from));
   const Piece cap = board_[cap_sq];
@@ -197,25 +259,25 @@ bool Position::LegalSlow(Move m) const {
     rook_from = v_->castle_rook_square(us, side);
     rook_to = to + (side == 0 ? -1 : 1);
     rook = board_[rook_from];
-    self.board_[rook_from] = kNoPiece;
+    set(rook_from, kNoPiece);
   }
-  self.board_[cap_sq] = kNoPiece;
-  self.board_[from] = kNoPiece;
-  self.board_[to] = p;
-  if (rook) self.board_[rook_to] = rook;
+  set(cap_sq, kNoPiece);
+  set(from, kNoPiece);
+  set(to, p);
+  if (rook) set(rook_to, rook);
   const int king = from == royal_[us] ? to : royal_[us];
-  const bool ok = !Attacked(king, ~us);
-  if (rook) self.board_[rook_to] = kNoPiece, self.board_[rook_from] = rook;
-  self.board_[to] = kNoPiece;
-  self.board_[cap_sq] = cap;
-  self.board_[from] = p;
+  const bool ok = !AttackedMasked(king, ~us, mask);
+  if (rook) set(rook_to, kNoPiece), set(rook_from, rook);
+  set(to, kNoPiece);
+  set(cap_sq, cap);
+  set(from, p);
   return ok;
 }
 
 bool Position::IsLegal(Move m) const {
   const int king = royal_[side_];
   if (king < 0 || v_->rules().win == WinCondition::kCaptureRoyal) return true;
-  return LegalSlow(m);
+  return LegalSlow(m, kAllAttacks);
 }
 
 void Position::GenerateLegal(MoveList* list) const {
@@ -229,9 +291,16 @@ void Position::GenerateLegal(MoveList* list) const {
   int n = 0;
   for (int i = 0, size = list->size(); i < size; ++i) {
     const Move m = (*list)[i];
-    const bool fast = !check && m.from() != king && m.type() <= MoveType::kPromotion &&
-                      !v.relevant(us, king, m.from()) && !v.relevant(us, king, m.to());
-    if (fast || LegalSlow(m)) (*list)[n++] = m;
+    bool legal;
+    if (check || m.from() == king || m.type() > MoveType::kPromotion) {
+      legal = LegalSlow(m, kAllAttacks);
+    } else {
+      // Not in check before the move: only the lines and leaps through the
+      // two changed squares can expose the royal.
+      const uint32_t mask = v.relevance(us, king, m.from()) | v.relevance(us, king, m.to());
+      legal = !mask || LegalSlow(m, mask);
+    }
+    if (legal) (*list)[n++] = m;
   }
   list->resize(n);
 }

@@ -106,6 +106,7 @@ Status ParseCoordMove(const Position& pos, const std::string& text, Move* out) {
 void Position::Clear(const Variant& v, Color side) {
   *this = Position();
   v_ = &v;
+  diagonal_lines_ = v.has_diagonal_lines();
   side_ = side;
   key_ = side == kSecond ? v.zobrist_side() : 0;
 }
@@ -113,6 +114,7 @@ void Position::Clear(const Variant& v, Color side) {
 void Position::AddPiece(Piece p, int sq) {
   Color c = ColorOf(p);
   board_[sq] = p;
+  ToggleOccupancy(sq);
   index_[sq] = list_size_[c];
   list_[c][list_size_[c]++] = static_cast<Square>(sq);
   ++counts_[c][KindOf(p)];
@@ -127,6 +129,7 @@ void Position::RemovePiece(int sq) {
   list_[c][i] = static_cast<Square>(last);
   index_[last] = static_cast<uint8_t>(i);
   board_[sq] = kNoPiece;
+  ToggleOccupancy(sq);
   --counts_[c][KindOf(p)];
   if (royal_[c] == sq) royal_[c] = -1;
 }
@@ -136,6 +139,8 @@ void Position::MovePiece(int from, int to) {
   Color c = ColorOf(p);
   board_[to] = p;
   board_[from] = kNoPiece;
+  ToggleOccupancy(from);
+  ToggleOccupancy(to);
   index_[to] = index_[from];
   list_[c][index_[to]] = static_cast<Square>(to);
   if (royal_[c] == from) royal_[c] = static_cast<int16_t>(to);

@@ -96,9 +96,37 @@ class Position {
   void SetCastlingMasks();
   bool CanCastle(int side) const;
   void Generate(MoveList* list) const;
-  bool LegalSlow(Move m) const;
+  static constexpr uint32_t kAllAttacks = 0xFFFFFFFFu;
+  bool LegalSlow(Move m, uint32_t mask) const;
+  bool AttackedMasked(int t, Color by, uint32_t mask) const;
+
+  // Occupancy words per line family (Variant::LineFamily): bit = index
+  // along the line. Lets line walks find blockers with bit scans.
+  static int LineIndex(int family, int sq) {
+    switch (family) {
+      case 0: return RankOf(sq);
+      case 1: return 16 + FileOf(sq);
+      case 2: return 32 + FileOf(sq) - RankOf(sq) + 15;
+      default: return 64 + FileOf(sq) + RankOf(sq);
+    }
+  }
+  static int LineBit(int family, int sq) { return family == 1 ? RankOf(sq) : FileOf(sq); }
+  void ToggleOccupancy(int sq) {
+    const int f = FileOf(sq), r = RankOf(sq);
+    occ_[r] ^= static_cast<uint16_t>(1u << f);
+    occ_[16 + f] ^= static_cast<uint16_t>(1u << r);
+    if (diagonal_lines_) {  // only variants with diagonal line moves need these
+      occ_[47 + f - r] ^= static_cast<uint16_t>(1u << f);
+      occ_[64 + f + r] ^= static_cast<uint16_t>(1u << f);
+    }
+  }
+  // Index along the line (0 = nearest) of the first occupied square seen
+  // from `sq` in direction d, the second in *second; len when none.
+  int Blockers(int sq, int d, int len, int* second) const;
 
   const Variant* v_ = nullptr;
+  bool diagonal_lines_ = true;
+  uint16_t occ_[96] = {};
   Piece board_[kSquareSlots + 1] = {};  // board_[kNullCell] stays empty
   uint8_t index_[kSquareSlots] = {};
   Square list_[2][kMaxPiecesPerSide] = {};

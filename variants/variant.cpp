@@ -457,6 +457,17 @@ Status Variant::Compile() {
     DirectionIndex({0, -1});
   }
   const int nd = direction_count();
+  for (const Step& s : directions_) {
+    LineFamily f = kNoLine;
+    bool positive = s.dx > 0 || (s.dx == 0 && s.dy > 0);
+    if (s.dy == 0 && std::abs(s.dx) == 1) f = kRankLine;
+    else if (s.dx == 0 && std::abs(s.dy) == 1) f = kFileLine;
+    else if (s.dx == s.dy && std::abs(s.dx) == 1) f = kDiagLine;
+    else if (s.dx == -s.dy && std::abs(s.dx) == 1) f = kAntiLine;
+    dir_family_.push_back(f);
+    if (f == kDiagLine || f == kAntiLine) has_diagonal_lines_ = true;
+    dir_positive_.push_back(positive);
+  }
 
   // Full lines from every square in every direction.
   lines_.assign(kSquareSlots * nd, {0, 0});
@@ -544,6 +555,24 @@ Status Variant::Compile() {
             }
           }
         }
+        // Merge a move-only ride with a capture-only hop on the same line
+        // (Xiangqi cannon `mRcpR`) so the generator walks the line once.
+        for (size_t i = slot.ray_begin; i < rays_.size(); ++i) {
+          RayEntry& a = rays_[i];
+          if (a.mode != static_cast<uint8_t>(AtomMode::kRide) || (a.flags & (kCanMove | kCanCapture)) != kCanMove)
+            continue;
+          for (size_t j = slot.ray_begin; j < rays_.size(); ++j) {
+            const RayEntry& b = rays_[j];
+            if (b.mode == static_cast<uint8_t>(AtomMode::kHop) && (b.flags & (kCanMove | kCanCapture)) == kCanCapture &&
+                b.dir == a.dir && b.len == a.len && b.first == a.first) {
+              a.mode = static_cast<uint8_t>(AtomMode::kRideHop);
+              a.flags |= b.flags;
+              rays_.erase(rays_.begin() + static_cast<std::ptrdiff_t>(j));
+              if (j < i) --i;
+              break;
+            }
+          }
+        }
         slot.leap_end = static_cast<uint32_t>(leaps_.size());
         slot.ray_end = static_cast<uint32_t>(rays_.size());
       }
@@ -590,25 +619,42 @@ Status Variant::Compile() {
         }
       if (any) {
         int walk = DirectionIndex({-directions_[d].dx, -directions_[d].dy});
-        attack_walks_[ci].push_back({walk, d});
+        AttackWalk aw{walk, d};
+        for (int k = 0; k < nk; ++k) {
+          bool ride_all = true, ride_any = false, hop_all = true, hop_any = false;
+          for (int sq = 0; sq < kSquareSlots; ++sq) {
+            if (!on_board(sq)) continue;
+            size_t li = LenIndex(Color(ci), k, sq, d);
+            int full = lines_[sq * nd + d].second;
+            ride_any |= cap_len_[0][li] > 0;
+            hop_any |= cap_len_[1][li] > 0;
+            ride_all &= cap_len_[0][li] == full;
+            hop_all &= cap_len_[1][li] == full;
+          }
+          uint64_t bit = 1ULL << MakePiece(Color(ci), k);
+          if (ride_any) (ride_all ? aw.ride_always : aw.ride_maybe) |= bit;
+          if (hop_any) (hop_all ? aw.hop_always : aw.hop_maybe) |= bit;
+        }
+        attack_walks_[ci].push_back(aw);
       }
     }
   }
 
   // Relevance: squares through which a royal on sq can be attacked.
-  relevance_.assign(2 * kSquareSlots * 4, 0);
+  relevance_.assign(2 * kSquareSlots * kSquareSlots, 0);
   for (int ci = 0; ci < 2; ++ci) {
     Color by = ~Color(ci);
+    if (attack_walks_[by].size() > 31)
+      return Status::Unsupported(source_ + ": too many line directions (max 31)");
     for (int sq = 0; sq < kSquareSlots; ++sq) {
-      uint64_t* mask = &relevance_[(ci * kSquareSlots + sq) * 4];
-      auto set = [&](int s) {
-        if (s < kSquareSlots) mask[s >> 6] |= 1ULL << (s & 63);
-      };
+      uint32_t* row = &relevance_[(static_cast<size_t>(ci) * kSquareSlots + sq) * kSquareSlots];
       auto [b, e] = capture_leaps_to(by, sq);
-      for (auto* p = b; p != e; ++p) set(p->origin), set(p->leg1), set(p->leg2);
-      for (auto [walk, d] : attack_walks_[by]) {
-        auto [sqs, len] = line(sq, walk);
-        for (int i = 0; i < len; ++i) set(sqs[i]);
+      for (auto* p = b; p != e; ++p)
+        for (int s : {static_cast<int>(p->origin), static_cast<int>(p->leg1), static_cast<int>(p->leg2)})
+          if (s < kSquareSlots) row[s] |= kLeapRelevant;
+      for (size_t w = 0; w < attack_walks_[by].size(); ++w) {
+        auto [sqs, len] = line(sq, attack_walks_[by][w].walk);
+        for (int i = 0; i < len; ++i) row[sqs[i]] |= 1u << w;
       }
     }
   }

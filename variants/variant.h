@@ -140,6 +140,12 @@ class Variant {
   const uint8_t* ray_squares() const { return ray_squares_.data(); }
   const std::vector<Step>& directions() const { return directions_; }
   int direction_count() const { return static_cast<int>(directions_.size()); }
+  // Line families for occupancy bit tricks: lines along rank, file, diagonal
+  // or anti-diagonal are kept as 16-bit occupancy words in Position.
+  enum LineFamily : uint8_t { kRankLine = 0, kFileLine = 1, kDiagLine = 2, kAntiLine = 3, kNoLine = 4 };
+  LineFamily direction_family(int d) const { return dir_family_[d]; }
+  bool has_diagonal_lines() const { return has_diagonal_lines_; }
+  bool direction_positive(int d) const { return dir_positive_[d]; }
 
   // Attack tables: who can capture onto `target` (a royal there would be in
   // check). Leaps are listed per (attacker colour, target).
@@ -154,7 +160,15 @@ class Variant {
   }
   // Walk directions (from a target outwards) along which `by` may capture by
   // ride, hop or gap; and the reverse (attacker's) direction index.
-  const std::vector<std::pair<int, int>>& attack_walks(Color by) const { return attack_walks_[by]; }
+  struct AttackWalk {
+    int walk;  // direction walked from the target
+    int dir;   // the attacker's direction (the reverse)
+    // Piece codes (bit = Piece) that capture along `dir` by ride / hop from
+    // anywhere on the line with no range or region limit; and those that
+    // may, subject to the per-square length tables.
+    uint64_t ride_always = 0, ride_maybe = 0, hop_always = 0, hop_maybe = 0;
+  };
+  const std::vector<AttackWalk>& attack_walks(Color by) const { return attack_walks_[by]; }
   // Max distance along direction d for captures of (c, kind) from origin by
   // mode; 0 = none.
   uint8_t ride_capture_len(Color c, int kind, int origin, int d) const { return cap_len_[0][LenIndex(c, kind, origin, d)]; }
@@ -168,9 +182,13 @@ class Variant {
     const auto& r = rev_quiet_range_[(c * kind_count() + kind) * kSquareSlots + target];
     return {rev_quiet_leaps_.data() + r.first, rev_quiet_leaps_.data() + r.second};
   }
-  // A royal of colour c on sq can only be attacked through these squares.
-  bool relevant(Color c, int royal_sq, int sq) const {
-    return (relevance_[(c * kSquareSlots + royal_sq) * 4 + (sq >> 6)] >> (sq & 63)) & 1;
+  // How a change on `sq` can affect attacks on a royal of colour c on
+  // royal_sq: bit i set = `sq` lies on attack_walks(~c)[i] from royal_sq;
+  // kLeapRelevant = `sq` is an origin or leg of a capture leap onto royal_sq.
+  // 0 = a change there cannot affect the royal's safety.
+  static constexpr uint32_t kLeapRelevant = 1u << 31;
+  uint32_t relevance(Color c, int royal_sq, int sq) const {
+    return relevance_[(static_cast<size_t>(c) * kSquareSlots + royal_sq) * kSquareSlots + sq];
   }
   // Upper bound of pseudo-legal moves a piece can have on a square.
   int max_moves(Color c, int kind, int sq) const;
@@ -204,6 +222,9 @@ class Variant {
   int castle_rook_sq_[2][2] = {{-1, -1}, {-1, -1}};
 
   std::vector<Step> directions_;
+  std::vector<LineFamily> dir_family_;
+  bool has_diagonal_lines_ = false;
+  std::vector<uint8_t> dir_positive_;
   std::vector<Slot> slots_;
   std::vector<LeapEntry> leaps_;
   std::vector<RayEntry> rays_;
@@ -213,12 +234,12 @@ class Variant {
   std::vector<std::pair<uint32_t, uint32_t>> rev_capture_range_;
   std::vector<ReverseLeap> rev_quiet_leaps_;
   std::vector<std::pair<uint32_t, uint32_t>> rev_quiet_range_;
-  std::vector<std::pair<int, int>> attack_walks_[2];
+  std::vector<AttackWalk> attack_walks_[2];
   std::vector<uint8_t> cap_len_[3];
   std::vector<uint8_t> move_len_;
   bool has_gap_[2] = {false, false};
   bool has_hop_[2] = {false, false};
-  std::vector<uint64_t> relevance_;
+  std::vector<uint32_t> relevance_;
   std::vector<uint64_t> zobrist_;
   uint64_t zobrist_side_ = 0;
   uint64_t zobrist_castle_[16] = {};
