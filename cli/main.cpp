@@ -12,7 +12,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --help-all
+    // Usage errors are bad input: one line, exit code 2.
+    std::fprintf(stderr, "canju: %s (see --help)\n", e.what());
+    return 2;
   } catch (const canju::cli::CommandError& e) {
     std::fprintf(stderr, "canju: %s\n", e.message.c_str());
     return e.exit_code;
