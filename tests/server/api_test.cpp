@@ -1,0 +1,409 @@
+// The JSON API over HTTP: a server on a free port over a store made by the
+// test, queried with httplib's client. Bad requests must get 4xx JSON and
+// leave the server answering.
+#include <httplib.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "serve_fixture.h"
+#include "server/assets.h"
+#include "variants/notation.h"
+#include "variants/registry.h"
+
+namespace canju {
+namespace {
+
+using nlohmann::json;
+using testing_util::ServeFixture;
+
+std::string UrlEncode(const std::string& s) {
+  static const char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+struct Reply {
+  int status = 0;
+  json body;
+  std::string raw;
+  std::string content_type;
+};
+
+class ApiTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fx_.Build();
+    fx_.Serve();
+  }
+
+  Reply Get(const std::string& path, const httplib::Headers& headers = {}) {
+    httplib::Client cli("127.0.0.1", fx_.port());
+    cli.set_url_encode(false);
+    auto res = cli.Get(path.c_str(), headers);
+    Reply r;
+    if (!res) {
+      ADD_FAILURE() << "no reply to " << path << ": " << httplib::to_string(res.error());
+      return r;
+    }
+    r.status = res->status;
+    r.raw = res->body;
+    r.content_type = res->get_header_value("Content-Type");
+    if (r.content_type.rfind("application/json", 0) == 0) r.body = json::parse(res->body, nullptr, false);
+    return r;
+  }
+
+  // A 4xx reply in the API's error shape.
+  void ExpectError(const std::string& path, int status) {
+    Reply r = Get(path);
+    EXPECT_EQ(r.status, status) << path << ": " << r.raw;
+    ASSERT_TRUE(r.body.is_object()) << path << " answered " << r.content_type << ": " << r.raw;
+    EXPECT_EQ(r.body.value("status", 0), status) << path;
+    EXPECT_FALSE(r.body.value("error", std::string()).empty()) << path;
+  }
+
+  ServeFixture fx_;
+};
+
+const json* FindNode(const json& nodes, int parent, const std::string& move) {
+  for (const json& n : nodes)
+    if (n["parent"] == parent && n["move"] == move) return &n;
+  return nullptr;
+}
+
+std::string Chinese(const std::string& fen, const std::string& move) {
+  Position pos;
+  EXPECT_TRUE(Position::FromFen(BuiltinVariant("xiangqi"), fen, &pos).ok()) << fen;
+  Move m;
+  EXPECT_TRUE(ParseCoordMove(pos, move, &m).ok()) << move;
+  return MoveToChinese(pos, m);
+}
+
+std::string FenAfter(const std::string& variant, const std::string& fen, const std::vector<std::string>& moves) {
+  Position pos;
+  EXPECT_TRUE(Position::FromFen(BuiltinVariant(variant), fen, &pos).ok());
+  std::vector<StateInfo> st(moves.size());
+  for (size_t i = 0; i < moves.size(); ++i) {
+    Move m;
+    EXPECT_TRUE(ParseCoordMove(pos, moves[i], &m).ok()) << moves[i];
+    pos.DoMove(m, &st[i]);
+  }
+  return pos.Fen();
+}
+
+TEST_F(ApiTest, InfoDescribesStoreAndBoards) {
+  Reply r = Get("/api/info");
+  ASSERT_EQ(r.status, 200) << r.raw;
+  EXPECT_EQ(r.body["store"]["puzzles"], 4);
+  EXPECT_EQ(r.body["store"]["collections"], 3);
+  const json& xq = r.body["variants"]["xiangqi"];
+  EXPECT_EQ(xq["files"], 9);
+  EXPECT_EQ(xq["ranks"], 10);
+  EXPECT_EQ(xq["style"], "xiangqi");
+  EXPECT_TRUE(xq["river"].get<bool>());
+  ASSERT_EQ(xq["palaces"].size(), 2u);
+  EXPECT_EQ(xq["palaces"][0], (json{{"file0", 3}, {"rank0", 0}, {"file1", 5}, {"rank1", 2}}));
+  EXPECT_EQ(xq["palaces"][1], (json{{"file0", 3}, {"rank0", 7}, {"file1", 5}, {"rank1", 9}}));
+  EXPECT_EQ(xq["pieces"]["K"]["zh"], (json{"帅", "将"}));
+  EXPECT_EQ(xq["pieces"]["C"]["zh"], (json{"炮", "炮"}));
+  EXPECT_EQ(r.body["variants"]["chess"]["style"], "square");
+  EXPECT_TRUE(r.body["tablebases"].empty());
+}
+
+TEST_F(ApiTest, CollectionsWithCounts) {
+  Reply r = Get("/api/collections");
+  ASSERT_EQ(r.status, 200) << r.raw;
+  json expected = json::array({{{"name", "Chess problems"}, {"count", 1}},
+                               {{"name", "别谱"}, {"count", 1}},
+                               {{"name", "测试谱"}, {"count", 2}}});
+  EXPECT_EQ(r.body["collections"], expected);
+  EXPECT_EQ(r.body["total"], 4);
+}
+
+TEST_F(ApiTest, ListsSearchesAndFilters) {
+  Reply r = Get("/api/puzzles?collection=" + UrlEncode("测试谱"));
+  ASSERT_EQ(r.status, 200) << r.raw;
+  ASSERT_EQ(r.body["total"], 2);
+  const json& first = r.body["puzzles"][0];
+  EXPECT_EQ(first["id"], fx_.id(0));
+  EXPECT_EQ(first["number"], 1);
+  EXPECT_EQ(first["title"], "车胜将");
+  EXPECT_EQ(first["material"], "KRK");
+  EXPECT_EQ(first["claimed"], "win");
+  EXPECT_EQ(first["verdict"], "confirmed");
+  EXPECT_EQ(first["appearances"], 1);  // 别谱 #7, colours swapped
+  EXPECT_EQ(r.body["puzzles"][1]["number"], 2);
+  EXPECT_EQ(r.body["puzzles"][1]["appearances"], 0);
+  // Facets of the collection for the filter menus.
+  EXPECT_EQ(r.body["facets"]["material"],
+            (json::array({{{"value", "KRK"}, {"count", 1}}, {{"value", "KRPK"}, {"count", 1}}})))
+      << r.body["facets"].dump();
+
+  r = Get("/api/puzzles?q=" + UrlEncode("胜将"));
+  ASSERT_EQ(r.body["total"], 1);
+  EXPECT_EQ(r.body["puzzles"][0]["id"], fx_.id(0));
+  r = Get("/api/puzzles?q=back-RANK");
+  ASSERT_EQ(r.body["total"], 1);
+  EXPECT_EQ(r.body["puzzles"][0]["variant"], "chess");
+
+  EXPECT_EQ(Get("/api/puzzles?result=draw").body["total"], 1);
+  EXPECT_EQ(Get("/api/puzzles?verdict=confirmed").body["total"], 1);
+  EXPECT_EQ(Get("/api/puzzles?verdict=none").body["total"], 3);
+  EXPECT_EQ(Get("/api/puzzles?material=KRK").body["total"], 1);
+  EXPECT_EQ(Get("/api/puzzles?variant=chess").body["total"], 1);
+  EXPECT_EQ(Get("/api/puzzles?collection=" + UrlEncode("测试谱") + "&result=win&verdict=confirmed").body["total"], 1);
+
+  r = Get("/api/puzzles?limit=2&offset=1");
+  EXPECT_EQ(r.body["total"], 4);
+  EXPECT_EQ(r.body["puzzles"].size(), 2u);
+  EXPECT_EQ(Get("/api/puzzles?offset=10").body["puzzles"].size(), 0u);
+}
+
+TEST_F(ApiTest, PuzzleHasTreeNotationVerdictAndAppearances) {
+  Reply r = Get("/api/puzzle/" + fx_.id(0));
+  ASSERT_EQ(r.status, 200) << r.raw;
+  const json& p = r.body;
+  EXPECT_EQ(p["title"], "车胜将");
+  EXPECT_EQ(p["collection"], "测试谱");
+  EXPECT_EQ(p["comment"], "红先胜");
+  EXPECT_EQ(p["variant_info"]["id"], "xiangqi");
+
+  const json& nodes = p["tree"]["nodes"];
+  ASSERT_EQ(nodes.size(), 7u) << nodes.dump();
+  EXPECT_EQ(p["tree"]["illegal"], 0);
+  const json& root = nodes[0];
+  EXPECT_EQ(root["fen"], testing_util::kRookFen);
+  EXPECT_EQ(root["board"].get<std::string>().size(), 90u);
+  EXPECT_EQ(root["board"].get<std::string>().substr(0, 9), "...k.....");
+  EXPECT_EQ(root["children"].size(), 2u);
+
+  const json* m1 = FindNode(nodes, 0, "e1d1");
+  ASSERT_NE(m1, nullptr);
+  EXPECT_EQ((*m1)["text"], "车五平六");
+  EXPECT_EQ((*m1)["wxf"], "R5.6");
+  EXPECT_EQ((*m1)["from"], "e1");
+  EXPECT_EQ((*m1)["to"], "d1");
+  EXPECT_EQ((*m1)["side"], "red");
+  EXPECT_EQ((*m1)["number"], 1);
+  EXPECT_EQ((*m1)["comment"], "将军");
+  EXPECT_EQ((*m1)["state"], "check");
+  EXPECT_EQ((*m1)["fen"], FenAfter("xiangqi", testing_util::kRookFen, {"e1d1"}));
+  EXPECT_EQ(root["children"][0], (*m1)["id"]);  // the main line first
+
+  const json* m2 = FindNode(nodes, (*m1)["id"], "d9e9");
+  ASSERT_NE(m2, nullptr);
+  EXPECT_EQ((*m2)["text"], Chinese(FenAfter("xiangqi", testing_util::kRookFen, {"e1d1"}), "d9e9"));
+  EXPECT_EQ((*m2)["side"], "black");
+  EXPECT_EQ((*m2)["number"], 1);
+  ASSERT_EQ((*m2)["children"].size(), 2u);
+  const json* m3 = FindNode(nodes, (*m2)["id"], "d1d8");
+  ASSERT_NE(m3, nullptr);
+  EXPECT_EQ((*m3)["text"], "车六进七");
+  EXPECT_EQ((*m3)["number"], 2);
+  EXPECT_EQ((*m3)["state"], "stalemate");
+  EXPECT_EQ((*m3)["comment"], "困毙，红胜");
+  const json* var = FindNode(nodes, (*m2)["id"], "d1d9");
+  ASSERT_NE(var, nullptr);
+  EXPECT_EQ((*var)["children"].size(), 1u);
+  EXPECT_NE(FindNode(nodes, 0, "f0f1"), nullptr);
+
+  const json& v = p["verdict"];
+  EXPECT_EQ(v["kind"], "confirmed");
+  EXPECT_EQ(v["proven"], "win");
+  EXPECT_EQ(v["mate_plies"], 1);
+  ASSERT_EQ(v["pv"].size(), 1u);
+  EXPECT_EQ(v["pv"][0]["text"], "车五进七");
+  ASSERT_EQ(v["cooks"].size(), 1u);
+  EXPECT_EQ(v["cooks"][0]["text"], "车五平六");
+  EXPECT_EQ(v["book_notes"][0], "车五进七 wins at once");
+
+  ASSERT_EQ(p["appearances"].size(), 1u);
+  EXPECT_EQ(p["appearances"][0]["id"], fx_.id(2));
+  EXPECT_EQ(p["appearances"][0]["collection"], "别谱");
+  EXPECT_EQ(p["appearances"][0]["relation"], "colours swapped");
+}
+
+TEST_F(ApiTest, BlackToMoveNumbersFromOne) {
+  Reply r = Get("/api/puzzle/" + fx_.id(2));
+  ASSERT_EQ(r.status, 200) << r.raw;
+  const json& nodes = r.body["tree"]["nodes"];
+  ASSERT_EQ(nodes.size(), 4u);
+  EXPECT_EQ(nodes[0]["to_move"], "black");
+  EXPECT_EQ(nodes[1]["side"], "black");
+  EXPECT_EQ(nodes[1]["number"], 1);
+  EXPECT_EQ(nodes[2]["side"], "red");
+  EXPECT_EQ(nodes[2]["number"], 2);
+  EXPECT_EQ(nodes[3]["state"], "stalemate");
+}
+
+TEST_F(ApiTest, IllegalMoveInTreeIsReportedNotFatal) {
+  Reply r = Get("/api/puzzle/" + fx_.id(1));
+  ASSERT_EQ(r.status, 200) << r.raw;
+  const json& tree = r.body["tree"];
+  EXPECT_EQ(tree["illegal"], 1);
+  ASSERT_EQ(tree["nodes"].size(), 2u);
+  EXPECT_EQ(tree["nodes"][1]["move"], "e1f2");
+  EXPECT_FALSE(tree["nodes"][1].value("error", std::string()).empty());
+  EXPECT_FALSE(tree["nodes"][1].contains("fen"));
+}
+
+TEST_F(ApiTest, ChessPuzzleUsesSanAndSquareBoard) {
+  Reply r = Get("/api/puzzle/" + fx_.id(3));
+  ASSERT_EQ(r.status, 200) << r.raw;
+  EXPECT_EQ(r.body["variant_info"]["style"], "square");
+  EXPECT_EQ(r.body["variant_info"]["rank_base"], 1);
+  const json& n = r.body["tree"]["nodes"][1];
+  Position pos;
+  ASSERT_TRUE(Position::FromFen(BuiltinVariant("chess"), testing_util::kChessFen, &pos).ok());
+  Move m;
+  ASSERT_TRUE(ParseCoordMove(pos, "a1a8", &m).ok());
+  EXPECT_EQ(n["text"], MoveToSan(pos, m));
+  EXPECT_EQ(n["text"].get<std::string>().substr(0, 3), "Ra8");
+  EXPECT_EQ(n["state"], "checkmate");
+  EXPECT_EQ(n["from"], "a1");
+  EXPECT_FALSE(n.contains("wxf"));
+}
+
+TEST_F(ApiTest, IdsByPrefixAndBadIds) {
+  Reply r = Get("/api/puzzle/" + fx_.id(0).substr(0, 8));
+  ASSERT_EQ(r.status, 200) << r.raw;
+  EXPECT_EQ(r.body["id"], fx_.id(0));
+  ExpectError("/api/puzzle/abc", 400);                         // too short
+  ExpectError("/api/puzzle/zzzzzzzz", 400);                    // not hex
+  ExpectError("/api/puzzle/" + std::string(40, 'a'), 400);     // too long
+  std::string missing = fx_.id(0);
+  missing[15] = missing[15] == '0' ? '1' : '0';
+  ExpectError("/api/puzzle/" + missing, 404);
+  ExpectError("/api/puzzle/..%2F..%2Fetc%2Fpasswd", 400);
+  ExpectError("/api/puzzle/%FF%FE", 400);
+}
+
+TEST_F(ApiTest, BadParametersGet400) {
+  ExpectError("/api/puzzles?limit=100000", 400);
+  ExpectError("/api/puzzles?limit=0", 400);
+  ExpectError("/api/puzzles?offset=-1", 400);
+  ExpectError("/api/puzzles?offset=1e3", 400);
+  ExpectError("/api/puzzles?result=maybe", 400);
+  ExpectError("/api/puzzles?verdict=great", 400);
+  ExpectError("/api/puzzles?q=%FF", 400);
+  ExpectError("/api/puzzles?q=" + std::string(300, 'x'), 400);
+  ExpectError("/api/puzzles?collection=" + UrlEncode("没有这个谱"), 404);
+  ExpectError("/api/nothing", 404);
+  ExpectError("/api/probe", 400);
+  ExpectError("/api/probe?fen=" + UrlEncode("not a fen"), 400);
+  ExpectError("/api/probe?fen=" + UrlEncode("3k5/9/9/9/9/9/9/9/4R4/5K3 w") + "&variant=nosuch", 400);
+  // A variant given as a path would make the server read that file.
+  ExpectError("/api/probe?fen=x&variant=" + UrlEncode("/etc/passwd"), 400);
+  ExpectError("/api/probe?fen=x&variant=" + UrlEncode("../variants/defs/xiangqi.ini"), 400);
+  ExpectError("/api/probe?fen=" + std::string(1000, '9'), 400);
+  // Kings facing each other: FromFen rejects it.
+  ExpectError("/api/probe?fen=" + UrlEncode("4k4/9/9/9/9/9/9/9/9/4K4 w"), 400);
+  // Still answering.
+  EXPECT_EQ(Get("/api/info").status, 200);
+}
+
+TEST_F(ApiTest, ProbeWithoutTablesSaysSo) {
+  Reply r = Get("/api/probe?fen=" + UrlEncode(testing_util::kRookFen) + "&variant=xiangqi");
+  ASSERT_EQ(r.status, 200) << r.raw;
+  EXPECT_FALSE(r.body["available"].get<bool>());
+  EXPECT_EQ(r.body["material"], "KRK");
+  EXPECT_NE(r.body["reason"].get<std::string>().find("no tablebases"), std::string::npos) << r.raw;
+}
+
+TEST_F(ApiTest, HttpLevelErrorsAreJson) {
+  httplib::Client cli("127.0.0.1", fx_.port());
+  auto post = cli.Post("/api/info", "{}", "application/json");
+  ASSERT_TRUE(post);
+  EXPECT_EQ(post->status, 405);
+  EXPECT_EQ(json::parse(post->body)["status"], 405);
+  auto del = cli.Delete("/api/puzzle/" + fx_.id(0));
+  ASSERT_TRUE(del);
+  EXPECT_EQ(del->status, 405);
+  // A URI longer than httplib takes.
+  Reply huge = Get("/api/puzzles?q=" + std::string(20000, 'x'));
+  EXPECT_GE(huge.status, 400);
+  EXPECT_LT(huge.status, 500);
+  // Another site reaching us through DNS rebinding.
+  auto rebound = cli.Get("/api/info", {{"Host", "evil.example:80"}});
+  ASSERT_TRUE(rebound);
+  EXPECT_EQ(rebound->status, 403);
+  EXPECT_EQ(Get("/api/info", {{"Host", "localhost:1234"}}).status, 200);
+}
+
+TEST_F(ApiTest, ServesOnlyTheEmbeddedPage) {
+  Reply index = Get("/");
+  ASSERT_EQ(index.status, 200);
+  EXPECT_EQ(index.content_type, "text/html; charset=utf-8");
+  EXPECT_NE(index.raw.find("<svg"), std::string::npos);  // the board
+  EXPECT_EQ(Get("/app.js").status, 200);
+  EXPECT_EQ(Get("/style.css").status, 200);
+  EXPECT_EQ(Get("/index.html").raw, index.raw);
+  for (const char* path : {"/../CMakeLists.txt", "/%2e%2e/%2e%2e/etc/passwd", "/etc/passwd", "/server/api.cpp",
+                           "/web/index.html", "/nothing.js"}) {
+    Reply r = Get(path);
+    EXPECT_EQ(r.status, 404) << path;
+    EXPECT_EQ(r.raw.find("root:"), std::string::npos) << path;
+  }
+  EXPECT_EQ(server::FindWebAsset("/"), server::FindWebAsset("/index.html"));
+  EXPECT_EQ(server::FindWebAsset("/../index.html"), nullptr);
+  EXPECT_EQ(server::FindWebAsset("index.html"), nullptr);
+}
+
+TEST_F(ApiTest, ManyClientsAtOnce) {
+  std::atomic<int> ok{0}, bad{0};
+  std::vector<std::thread> threads;
+  const std::vector<std::string> paths = {"/api/info", "/api/collections", "/api/puzzles?limit=3",
+                                          "/api/puzzle/" + fx_.id(0), "/api/puzzle/zz", "/"};
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      httplib::Client cli("127.0.0.1", fx_.port());
+      for (int i = 0; i < 30; ++i) {
+        const std::string& p = paths[(t + i) % paths.size()];
+        auto res = cli.Get(p.c_str());
+        (res && (res->status == 200 || (p == "/api/puzzle/zz" && res->status == 400)) ? ok : bad)++;
+      }
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_EQ(ok.load(), 240);
+}
+
+TEST_F(ApiTest, StopsAndStartsAgain) {
+  const int first = fx_.port();
+  fx_.server().Stop();
+  httplib::Client cli("127.0.0.1", first);
+  cli.set_connection_timeout(1, 0);
+  EXPECT_FALSE(cli.Get("/api/info"));
+  server::Server::Options o;
+  o.port = 0;
+  ASSERT_TRUE(fx_.server().Start(o).ok());
+  EXPECT_EQ(Get("/api/info").status, 200);
+  // A busy port is an error, not a crash.
+  server::Server other(&fx_.api());
+  o.port = fx_.port();
+  Status st = other.Start(o);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find(std::to_string(fx_.port())), std::string::npos);
+}
+
+TEST(ApiOpen, MissingStoreAndTablesAreErrors) {
+  std::unique_ptr<server::Api> api;
+  server::Api::Options o;
+  o.store_dir = "/nonexistent/canju-store";
+  Status st = server::Api::Open(o, &api);
+  EXPECT_EQ(st.code(), Status::Code::kNotFound) << st.ToString();
+}
+
+}  // namespace
+}  // namespace canju
