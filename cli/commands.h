@@ -7,5 +7,6 @@
 namespace canju::cli {
 
 void RegisterVariantCommands(CLI::App& app);  // cmd_variants.cpp: variants, show, moves, perft
+void RegisterServeCommands(CLI::App& app);     // cmd_serve.cpp: serve (the web page)
 
 }  // namespace canju::cli
