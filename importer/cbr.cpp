@@ -139,8 +139,8 @@ Status ReadRecord(const std::string& name, std::string_view rec, const std::stri
   int moves = 0;
   while (true) {
     if (pos + 4 > rec.size()) {
-      if (!root_done || parent != RawTree::kRoot || !pending.empty())
-        AddIssue(out, name, JoinWhere(where, "byte " + std::to_string(pos)),
+      // A complete stream ends with its tree or with an end mark.
+      AddIssue(out, name, JoinWhere(where, "byte " + std::to_string(pos)),
                  "truncated: the move list ends without its end mark; " + std::to_string(moves) + " move(s) kept");
       break;
     }

@@ -55,7 +55,6 @@ TEST(RealData, EveryCollectionFileReads) {
   size_t others = CountFiles(kData + "/lines", {".eglib", ".fen"}) + CountFiles(kData + "/cbl", {".cbl"});
   EXPECT_EQ(all.files.size(), xqf + others);
   for (const FileResult& f : all.files) {
-    if (f.format == Format::kCbl) continue;  // reader still to come
     EXPECT_TRUE(f.status.ok()) << f.path << ": " << f.status.ToString();
     EXPECT_FALSE(f.result.records.empty()) << f.path;
     for (const ImportIssue& i : f.result.issues) EXPECT_FALSE(i.fatal) << IssueToString(i);
@@ -146,6 +145,22 @@ TEST(RealData, KnownPuzzles) {
   EXPECT_EQ(*numbers.begin(), 1);
   EXPECT_EQ(*numbers.rbegin(), 551);
   EXPECT_EQ(numbers.count(227), 0u);
+}
+
+TEST(RealData, CblLibraries) {
+  SKIP_WITHOUT_DATA();
+  std::map<std::string, size_t> games;
+  for (const FileResult& f : ReadAll().files) {
+    if (f.format != Format::kCbl) continue;
+    EXPECT_TRUE(f.result.issues.empty()) << testing::AllIssues(f.result);
+    for (const Record& r : f.result.records) {
+      games[r.collection]++;
+      EXPECT_GT(r.moves.size(), 0u) << r.source;  // full games with their moves
+    }
+  }
+  // Games counted by their record magic on 4096-byte slots.
+  EXPECT_EQ(games["何顺安专辑"], 13u);
+  EXPECT_EQ(games["林兴荣专辑"], 14u);
 }
 
 TEST(RealData, MengRuShenJiLineList) {
