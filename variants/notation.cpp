@@ -607,7 +607,9 @@ std::string MoveToSan(const Position& pos, Move m) {
   const bool pawn = v.kind(kind).pawn;
   const bool capture = IsCapture(pos, m);
   if (pawn) {
-    if (capture) san += FileLetter(m.from()) + "x";
+    // A pawn move names its file when it leaves it (captures, sideways steps).
+    if (capture || FileOf(m.from()) != FileOf(m.to())) san += FileLetter(m.from());
+    if (capture) san += "x";
   } else {
     san += v.kind(kind).letter;
     // Disambiguation: the file if it tells the pieces apart, else the rank,
@@ -631,9 +633,16 @@ std::string MoveToSan(const Position& pos, Move m) {
     }
     if (capture) san += "x";
   }
-  san += SquareName(v, m.to());
-  if (m.type() == MoveType::kPromotion) san += std::string("=") + v.kind(m.promo_kind()).letter;
-  return san + CheckSuffix(pos, m);
+  std::string tail = SquareName(v, m.to());
+  if (m.type() == MoveType::kPromotion) tail += std::string("=") + v.kind(m.promo_kind()).letter;
+  // Unusual pieces (fairy pawns, a FEN with a bogus en-passant square) can
+  // leave the short form ambiguous: then name the origin square.
+  Move back;
+  if (!ParseSan(pos, san + tail, &back).ok() || back != m) {
+    std::string letter = pawn ? "" : std::string(1, v.kind(kind).letter);
+    san = letter + SquareName(v, m.from()) + (capture ? "x" : "");
+  }
+  return san + tail + CheckSuffix(pos, m);
 }
 
 std::string MoveToHuman(const Position& pos, Move m) {
@@ -724,6 +733,7 @@ Status ParseSan(const Position& pos, const std::string& text, Move* out) {
   if (kind < 0) {
     if (pawn_kind < 0) return Status::InvalidArgument(Quote(text) + ": no piece letter (" + v.id() + " has no pawns)");
     kind = pawn_kind;
+    if (from_file < 0) from_file = FileOf(to);  // "e4": a pawn that stays on its file
   }
   std::vector<Move> found;
   bool needs_promotion = false;

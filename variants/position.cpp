@@ -218,6 +218,14 @@ Status Position::FromFen(const Variant& v, const std::string& fen, Position* out
     int ep = ParseSquareName(v, f[3]);
     if (ep < 0) return bad("en-passant field '" + f[3] + "' is not a square");
     if (!v.rules().en_passant) return bad("en-passant square given, but " + v.id() + " has no en passant");
+    // The square a pawn of the side not to move has just passed: empty, with
+    // that pawn in front of it and its start square behind it empty.
+    const int toward = side == kFirst ? -1 : 1;  // from the square towards the pawn
+    const int pawn_rank = RankOf(ep) + toward, origin_rank = RankOf(ep) - toward;
+    const Piece pawn = v.on_board(FileOf(ep), pawn_rank) ? p.board_[MakeSquare(FileOf(ep), pawn_rank)] : kNoPiece;
+    if (p.board_[ep] || !pawn || ColorOf(pawn) == side || !v.kind(KindOf(pawn)).pawn ||
+        !v.on_board(FileOf(ep), origin_rank) || p.board_[MakeSquare(FileOf(ep), origin_rank)])
+      return bad("en-passant square " + f[3] + " does not follow a double step of a " + v.color_name(~side) + " pawn");
     p.ep_ = static_cast<int16_t>(ep);
     p.key_ ^= v.zobrist_ep(ep);
   }

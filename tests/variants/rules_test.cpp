@@ -306,6 +306,13 @@ TEST(FenErrors, MalformedPositionsAreRejectedWithAReason) {
       {"chess", "4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "pawn on a1 cannot stand there"},
       {"chess", "4k3/8/8/8/8/8/8/4K3 w - e9 0 1", "en-passant"},
       {"chess", "4k3/8/8/8/8/8/8/4K3 w - - x 1", "half-move"},
+      // En-passant squares that no double step can have left (found by fuzz_fen).
+      {"chess", "8/8/8/K2P2pb/8/8/8/4k3 w - e6 0 1", "does not follow a double step"},
+      {"chess", "8/8/8/K2PP2b/8/8/8/4k3 w - e6 0 1", "does not follow a double step"},
+      {"chess", "4k3/4p3/8/3Pp3/8/8/8/4K3 w - e6 0 1", "does not follow a double step"},
+      {"chess", "4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 1", ""},
+      {"chess", "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1", ""},
+      {"chess", "4k3/8/8/8/3pP3/8/8/4K3 w - e3 0 1", "does not follow a double step"},
       {"chess", "", "empty"},
   };
   for (const Case& c : cases) {
