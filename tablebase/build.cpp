@@ -1,0 +1,142 @@
+#include "tablebase/build.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+namespace canju::tb {
+
+uint64_t AvailableMemory() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  uint64_t kb;
+  std::string unit;
+  while (in >> key >> kb >> unit)
+    if (key == "MemAvailable:") return kb * 1024;
+  return 0;
+}
+
+namespace {
+
+bool Exists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+// Removes temporary files that an interrupted build of `file` left behind.
+void RemoveStaleTemporaries(const std::string& dir, const std::string& file) {
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return;
+  const std::string prefix = file + ".tmp.";
+  std::vector<std::string> stale;
+  while (dirent* e = ::readdir(d)) {
+    std::string n = e->d_name;
+    if (n.compare(0, prefix.size(), prefix) == 0) stale.push_back(dir + "/" + n);
+  }
+  ::closedir(d);
+  for (const std::string& p : stale) ::unlink(p.c_str());
+}
+
+}  // namespace
+
+Status ReadTableHeader(const Variant& v, const std::string& dir, const std::string& material, TableHeader* out,
+                       std::string* path_out) {
+  Material m;
+  if (Status st = Material::Parse(v, material, &m); !st.ok()) return st;
+  const std::string name = Canonical(v, m).Name(v);
+  const std::string path = dir + "/" + TableFileName(v, name);
+  if (path_out) *path_out = path;
+  if (!Exists(path)) return Status::NotFound(path + ": no such table (build it with `canju tb build " + name + "`)");
+  std::unique_ptr<TableFile> f;
+  if (Status st = TableFile::Open(path, &f); !st.ok()) return st;
+  if (f->header().variant_fingerprint != VariantFingerprint(v))
+    return Status::InvalidArgument(path + ": built under other rules than this " + v.id());
+  if (Status st = f->Verify(); !st.ok()) return st;
+  *out = f->header();
+  return Status::OK();
+}
+
+Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const std::string& dir,
+                std::vector<PlanItem>* plan) {
+  std::vector<Material> wanted;
+  for (const std::string& t : targets) {
+    Material m;
+    if (Status st = Material::Parse(v, t, &m); !st.ok()) return st;
+    wanted.push_back(m);
+  }
+  plan->clear();
+  std::vector<Material> order = BuildOrder(v, wanted);
+  std::vector<uint64_t> sizes;
+  for (const Material& m : order) {
+    PlanItem it;
+    it.material = m;
+    it.name = m.Name(v);
+    Indexer ix;
+    if (Status st = ix.Init(v, m); !st.ok()) return st.WithContext(it.name);
+    it.entries = ix.size();
+    sizes.push_back(it.entries);
+    // Cells (2 bytes per entry and side) plus the sub-tables held in memory.
+    uint64_t peak = 4 * it.entries;
+    for (const Material& s : Successors(v, m)) {
+      Indexer sx;
+      if (sx.Init(v, s).ok()) peak += 4 * sx.size();
+    }
+    it.peak_bytes = peak + (16ULL << 20);
+    TableHeader h;
+    Status st = ReadTableHeader(v, dir, it.name, &h);
+    it.complete = st.ok();
+    if (!st.ok() && st.code() != Status::Code::kNotFound) it.note = st.message();
+    plan->push_back(it);
+  }
+  return Status::OK();
+}
+
+Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const BuildOptions& opts,
+                 std::vector<BuildReport>* reports) {
+  if (::mkdir(opts.dir.c_str(), 0755) != 0 && errno != EEXIST)
+    return Status::IOError(opts.dir + ": cannot create directory");
+  const uint64_t limit = opts.memory_limit ? opts.memory_limit : AvailableMemory();
+  for (const PlanItem& it : plan)
+    if (!it.complete && limit && it.peak_bytes > limit)
+      return Status::ResourceExhausted(it.name + " needs about " + std::to_string(it.peak_bytes >> 20) +
+                                       " MiB of memory, but only " + std::to_string(limit >> 20) +
+                                       " MiB are available; nothing was built");
+  for (const PlanItem& it : plan) {
+    BuildReport rep;
+    rep.name = it.name;
+    rep.entries = it.entries;
+    if (it.complete) {
+      rep.skipped = true;
+      if (reports) reports->push_back(rep);
+      continue;
+    }
+    const std::string file = TableFileName(v, it.name);
+    const std::string path = opts.dir + "/" + file;
+    RemoveStaleTemporaries(opts.dir, file);
+    auto t0 = std::chrono::steady_clock::now();
+    Generator gen(v, it.material, opts.threads, opts.progress);
+    if (Status st = gen.Init(opts.dir); !st.ok()) return st;
+    if (Status st = gen.Run(); !st.ok()) return st;
+    if (Status st = gen.Write(path, opts.compression_level); !st.ok()) return st;
+    rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    rep.orders = gen.orders();
+    struct stat stt;
+    if (::stat(path.c_str(), &stt) == 0) rep.file_bytes = static_cast<uint64_t>(stt.st_size);
+    if (opts.log) {
+      char line[256];
+      std::snprintf(line, sizeof line, "%s: %llu entries per side, %.2f s, %llu bytes%s", it.name.c_str(),
+                    static_cast<unsigned long long>(it.entries), rep.seconds,
+                    static_cast<unsigned long long>(rep.file_bytes),
+                    rep.orders ? (", " + std::to_string(rep.orders) + " perpetual-check orders").c_str() : "");
+      opts.log(line);
+    }
+    if (reports) reports->push_back(rep);
+  }
+  return Status::OK();
+}
+
+}  // namespace canju::tb

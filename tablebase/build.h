@@ -1,0 +1,56 @@
+// Building tables: the plan (every sub-table, in dependency order, with its
+// size and peak memory), skipping complete tables, refusing builds that would
+// not fit in memory, and writing each table atomically (temporary name, then
+// rename), so an interrupted build resumes with the tables still missing.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tablebase/format.h"
+#include "tablebase/generator.h"
+#include "tablebase/material.h"
+
+namespace canju::tb {
+
+struct PlanItem {
+  Material material;
+  std::string name;
+  uint64_t entries = 0;     // per side to move
+  uint64_t peak_bytes = 0;  // estimated peak memory of its build
+  bool complete = false;    // a complete, verified file is already there
+  std::string note;         // why an existing file is rebuilt
+};
+
+struct BuildOptions {
+  std::string dir;
+  int threads = 0;             // 0: OpenMP's default
+  int compression_level = 9;
+  uint64_t memory_limit = 0;   // 0: the memory available now
+  ProgressFn progress;
+  std::function<void(const std::string&)> log;  // one line per table
+};
+
+struct BuildReport {
+  std::string name;
+  double seconds = 0;
+  uint64_t entries = 0;
+  uint64_t file_bytes = 0;
+  int orders = 0;
+  bool skipped = false;
+};
+
+Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const std::string& dir,
+                std::vector<PlanItem>* plan);
+uint64_t AvailableMemory();
+// Builds the incomplete tables of the plan in order.
+Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const BuildOptions& opts,
+                 std::vector<BuildReport>* reports = nullptr);
+
+// The header of a complete table in `dir` (checksum verified).
+Status ReadTableHeader(const Variant& v, const std::string& dir, const std::string& material, TableHeader* out,
+                       std::string* path = nullptr);
+
+}  // namespace canju::tb

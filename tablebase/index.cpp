@@ -1,0 +1,302 @@
+#include "tablebase/index.h"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+namespace canju::tb {
+
+uint64_t Binomial(int n, int k) {
+  static const auto table = [] {
+    std::vector<std::array<uint64_t, kMaxTablePieces + 1>> t(kSquareSlots + 1);
+    for (int i = 0; i <= kSquareSlots; ++i)
+      for (int j = 0; j <= kMaxTablePieces; ++j)
+        t[i][j] = j == 0 ? 1 : (i == 0 ? 0 : t[i - 1][j - 1] + t[i - 1][j]);
+    return t;
+  }();
+  if (n < 0 || k < 0 || k > kMaxTablePieces || n > kSquareSlots) return 0;
+  return table[n][k];
+}
+
+namespace {
+
+// True if transform `t` maps the moves of (c, k) from every square onto the
+// moves from the image square.
+bool Preserves(const Variant& v, const std::array<uint8_t, kSquareSlots>& t, Color c, int k) {
+  auto leg = [&](int l) { return l == kNullCell ? static_cast<int>(kNullCell) : static_cast<int>(t[l]); };
+  for (int sq = 0; sq < kSquareSlots; ++sq) {
+    if (!v.on_board(sq)) continue;
+    const int ts = t[sq];
+    if (v.legal_squares(c, k)[sq] != v.legal_squares(c, k)[ts]) return false;
+    const Slot& a = v.slot(c, k, sq);
+    const Slot& b = v.slot(c, k, ts);
+    if (a.leap_end - a.leap_begin != b.leap_end - b.leap_begin || a.ray_end - a.ray_begin != b.ray_end - b.ray_begin)
+      return false;
+    std::multiset<std::tuple<int, int, int, int>> la, lb;
+    for (uint32_t i = a.leap_begin; i < a.leap_end; ++i) {
+      const LeapEntry& e = v.leaps()[i];
+      la.insert({t[e.to], e.flags, std::min(leg(e.leg1), leg(e.leg2)), std::max(leg(e.leg1), leg(e.leg2))});
+    }
+    for (uint32_t i = b.leap_begin; i < b.leap_end; ++i) {
+      const LeapEntry& e = v.leaps()[i];
+      lb.insert({e.to, e.flags, std::min<int>(e.leg1, e.leg2), std::max<int>(e.leg1, e.leg2)});
+    }
+    if (la != lb) return false;
+    std::multiset<std::vector<int>> ra, rb;
+    for (uint32_t i = a.ray_begin; i < a.ray_end; ++i) {
+      const RayEntry& r = v.rays()[i];
+      std::vector<int> d{r.flags, r.mode};
+      for (int j = 0; j < r.len; ++j) d.push_back(t[v.ray_squares()[r.first + j]]);
+      ra.insert(d);
+    }
+    for (uint32_t i = b.ray_begin; i < b.ray_end; ++i) {
+      const RayEntry& r = v.rays()[i];
+      std::vector<int> d{r.flags, r.mode};
+      for (int j = 0; j < r.len; ++j) d.push_back(v.ray_squares()[r.first + j]);
+      rb.insert(d);
+    }
+    if (ra != rb) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Symmetry FindSymmetry(const Variant& v, const Material& m) {
+  Symmetry s;
+  const int W = v.files(), H = v.ranks();
+  const char* names[8] = {"identity", "mirror", "flip", "rotate-180", "transpose", "rotate-90", "rotate-270",
+                          "anti-transpose"};
+  int found_mask = 0;
+  for (int swap = 0; swap < (W == H ? 2 : 1); ++swap)
+    for (int fx = 0; fx < 2; ++fx)
+      for (int fy = 0; fy < 2; ++fy) {
+        std::array<uint8_t, kSquareSlots> t;
+        for (int sq = 0; sq < kSquareSlots; ++sq) t[sq] = static_cast<uint8_t>(sq);
+        for (int sq = 0; sq < kSquareSlots; ++sq) {
+          if (!v.on_board(sq)) continue;
+          int x = FileOf(sq), y = RankOf(sq);
+          if (swap) std::swap(x, y);
+          if (fx) x = W - 1 - x;
+          if (fy) y = H - 1 - y;
+          t[sq] = MakeSquare(x, y);
+        }
+        bool ok = true;
+        // The flying-general test looks along files only.
+        if (swap && v.rules().flying_general) ok = false;
+        for (int c = 0; c < 2 && ok; ++c)
+          for (int k = 0; k < v.kind_count() && ok; ++k)
+            if (m.count[c][k]) ok = Preserves(v, t, Color(c), k);
+        if (!ok) continue;
+        found_mask |= 1 << (swap * 4 + fx * 2 + fy);
+        s.map.push_back(t);
+      }
+  for (size_t i = 0; i < s.map.size(); ++i)
+    for (size_t j = 0; j < s.map.size(); ++j) {
+      bool inv = true;
+      for (int sq = 0; sq < kSquareSlots && inv; ++sq)
+        if (v.on_board(sq) && s.map[j][s.map[i][sq]] != sq) inv = false;
+      if (inv) s.inverse.push_back(static_cast<int>(j));
+      if (inv) break;
+    }
+  (void)names;
+  if (s.count() == 1) s.name = "none";
+  else if (s.count() == 8) s.name = "8-fold";
+  else if (s.count() == 2 && (found_mask & 2)) s.name = "mirror";
+  else s.name = std::to_string(s.count()) + "-fold";
+  return s;
+}
+
+Status Indexer::Init(const Variant& v, const Material& m) {
+  v_ = &v;
+  material_ = m;
+  if (v.royal_kind() < 0) return Status::Unsupported(v.id() + ": tablebases need a royal piece");
+  if (v.rules().win != WinCondition::kCheckmate)
+    return Status::Unsupported(v.id() + ": tablebases support only win = checkmate");
+  const int royal = v.royal_kind();
+  for (int c = 0; c < 2; ++c)
+    if (m.count[c][royal] != 1) return Status::InvalidArgument("material needs exactly one royal piece per side");
+  if (m.Pieces() > kMaxTablePieces)
+    return Status::Unsupported("at most " + std::to_string(kMaxTablePieces) + " pieces per table");
+  sym_ = FindSymmetry(v, m);
+  slots_ = 0;
+  groups_.clear();
+  for (int c = 0; c < 2; ++c) {
+    slot_color_[slots_] = Color(c);
+    slot_kind_[slots_] = royal;
+    slot_group_[slots_] = -1;
+    ++slots_;
+  }
+  for (int c = 0; c < 2; ++c)
+    for (int k : SignatureOrder(v)) {
+      if (!m.count[c][k]) continue;
+      PieceGroup g;
+      g.color = Color(c);
+      g.kind = k;
+      g.count = m.count[c][k];
+      g.first_slot = slots_;
+      g.local.fill(-1);
+      for (int sq = 0; sq < kSquareSlots; ++sq)
+        if (v.legal_squares(Color(c), k)[sq]) {
+          g.local[sq] = static_cast<int16_t>(g.squares.size());
+          g.squares.push_back(static_cast<uint8_t>(sq));
+        }
+      g.size = Binomial(static_cast<int>(g.squares.size()), g.count);
+      if (g.size == 0) return Status::InvalidArgument("material has more " + v.kind(k).name + "s than squares for them");
+      for (int i = 0; i < g.count; ++i) {
+        slot_color_[slots_] = Color(c);
+        slot_kind_[slots_] = k;
+        slot_group_[slots_] = static_cast<int>(groups_.size());
+        ++slots_;
+      }
+      groups_.push_back(std::move(g));
+    }
+  uint64_t stride = 1;
+  for (int i = static_cast<int>(groups_.size()) - 1; i >= 0; --i) {
+    groups_[i].stride = stride;
+    stride *= groups_[i].size;
+  }
+  kp_stride_ = stride;
+
+  // Royal pairs: a pair is excluded when the two royals attack each other
+  // with unblockable leaps (adjacent chess kings): illegal whoever moves.
+  kp_transform_.assign(kSquareSlots * kSquareSlots, 0xFF);
+  kp_index_.assign(kSquareSlots * kSquareSlots, 0xFFFF);
+  kp_squares_.clear();
+  auto leap_attack = [&](Color by, int from, int to) {
+    auto [b, e] = v.capture_leaps_to(by, to);
+    for (auto* r = b; r != e; ++r)
+      if (r->origin == from && r->piece == MakePiece(by, royal) && r->leg1 == kNullCell && r->leg2 == kNullCell)
+        return true;
+    return false;
+  };
+  const SquareSet& l0 = v.legal_squares(kFirst, royal);
+  const SquareSet& l1 = v.legal_squares(kSecond, royal);
+  std::vector<int> reps;
+  for (int a = 0; a < kSquareSlots; ++a) {
+    if (!l0[a]) continue;
+    for (int b = 0; b < kSquareSlots; ++b) {
+      if (!l1[b] || a == b) continue;
+      if (leap_attack(kFirst, a, b) && leap_attack(kSecond, b, a)) continue;
+      int best = -1, best_t = 0;
+      for (int t = 0; t < sym_.count(); ++t) {
+        int key = sym_.map[t][a] * kSquareSlots + sym_.map[t][b];
+        if (best < 0 || key < best) best = key, best_t = t;
+      }
+      kp_transform_[a * kSquareSlots + b] = static_cast<uint8_t>(best_t);
+      if (best_t == 0) {
+        kp_index_[a * kSquareSlots + b] = static_cast<uint16_t>(kp_squares_.size());
+        kp_squares_.push_back({static_cast<uint8_t>(a), static_cast<uint8_t>(b)});
+      }
+    }
+  }
+  if (kp_squares_.size() >= 0xFFFF) return Status::Unsupported("too many royal pairs");
+  kp_orbit_.assign(kp_squares_.size(), {});
+  for (int a = 0; a < kSquareSlots; ++a)
+    for (int b = 0; b < kSquareSlots; ++b) {
+      int t = kp_transform_[a * kSquareSlots + b];
+      if (t == 0xFF || t == 0) continue;
+      int ra = sym_.map[t][a], rb = sym_.map[t][b];
+      kp_orbit_[kp_index_[ra * kSquareSlots + rb]].push_back(static_cast<uint8_t>(sym_.inverse[t]));
+    }
+  size_ = kp_squares_.size() * kp_stride_;
+  return Status::OK();
+}
+
+uint64_t Indexer::EncodeGroups(const uint8_t* sq, uint64_t idx) const {
+  for (const PieceGroup& g : groups_) {
+    if (g.count == 1) {
+      int l = g.local[sq[g.first_slot]];
+      if (l < 0) return kNoIndex;
+      idx += static_cast<uint64_t>(l) * g.stride;
+      continue;
+    }
+    int loc[kMaxTablePieces];
+    for (int i = 0; i < g.count; ++i) {
+      int l = g.local[sq[g.first_slot + i]];
+      if (l < 0) return kNoIndex;
+      int j = i;
+      while (j > 0 && loc[j - 1] > l) loc[j] = loc[j - 1], --j;
+      loc[j] = l;
+    }
+    uint64_t c = 0;
+    for (int i = 0; i < g.count; ++i) {
+      if (i > 0 && loc[i] == loc[i - 1]) return kNoIndex;
+      c += Binomial(loc[i], i + 1);
+    }
+    idx += c * g.stride;
+  }
+  return idx;
+}
+
+uint64_t Indexer::EncodeCanonical(const uint8_t* sq) const {
+  uint16_t kp = kp_index_[sq[0] * kSquareSlots + sq[1]];
+  if (kp == 0xFFFF) return kNoIndex;
+  return EncodeGroups(sq, kp * kp_stride_);
+}
+
+uint64_t Indexer::Encode(const uint8_t* sq) const {
+  int t = kp_transform_[sq[0] * kSquareSlots + sq[1]];
+  if (t == 0xFF) return kNoIndex;
+  if (t == 0) return EncodeCanonical(sq);
+  uint8_t m[kMaxTablePieces];
+  const auto& map = sym_.map[t];
+  for (int i = 0; i < slots_; ++i) m[i] = map[sq[i]];
+  return EncodeCanonical(m);
+}
+
+bool Indexer::Decode(uint64_t idx, uint8_t* sq) const {
+  uint64_t kp = idx / kp_stride_, rest = idx % kp_stride_;
+  sq[0] = kp_squares_[kp].first;
+  sq[1] = kp_squares_[kp].second;
+  uint64_t occ[4] = {0, 0, 0, 0};
+  occ[sq[0] >> 6] |= 1ULL << (sq[0] & 63);
+  occ[sq[1] >> 6] |= 1ULL << (sq[1] & 63);
+  bool ok = true;
+  for (const PieceGroup& g : groups_) {
+    uint64_t c = (rest / g.stride) % g.size;
+    if (g.count == 1) {
+      sq[g.first_slot] = g.squares[c];
+    } else {
+      int hi = static_cast<int>(g.squares.size());
+      for (int i = g.count - 1; i >= 0; --i) {
+        int a = hi - 1;
+        while (Binomial(a, i + 1) > c) --a;
+        c -= Binomial(a, i + 1);
+        sq[g.first_slot + i] = g.squares[a];
+        hi = a;
+      }
+    }
+    for (int i = 0; i < g.count; ++i) {
+      int s = sq[g.first_slot + i];
+      uint64_t bit = 1ULL << (s & 63);
+      if (occ[s >> 6] & bit) ok = false;
+      occ[s >> 6] |= bit;
+    }
+  }
+  return ok;
+}
+
+bool Indexer::CountedOnce(const uint8_t* sq, uint64_t idx) const {
+  for (int t = 1; t < sym_.count(); ++t) {
+    const auto& map = sym_.map[t];
+    if (map[sq[0]] != sq[0] || map[sq[1]] != sq[1]) continue;
+    uint8_t m[kMaxTablePieces];
+    for (int i = 0; i < slots_; ++i) m[i] = map[sq[i]];
+    if (EncodeCanonical(m) < idx) return false;
+  }
+  return true;
+}
+
+std::string Indexer::Describe() const {
+  std::string s = "royal pairs " + std::to_string(kp_squares_.size());
+  for (const PieceGroup& g : groups_) {
+    char l = v_->kind(g.kind).letter;
+    if (g.color == kSecond) l = static_cast<char>(l - 'A' + 'a');
+    s += " x " + std::string(g.count, l) + " " + std::to_string(g.size);
+  }
+  s += " = " + std::to_string(size_) + " per side to move (symmetry: " + sym_.name + ")";
+  return s;
+}
+
+}  // namespace canju::tb

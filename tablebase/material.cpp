@@ -1,0 +1,199 @@
+#include "tablebase/material.h"
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <set>
+
+namespace canju::tb {
+
+std::vector<int> SignatureOrder(const Variant& v) {
+  std::vector<int> order;
+  for (int k = 0; k < v.kind_count(); ++k)
+    if (k != v.royal_kind()) order.push_back(k);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return v.kind(a).value > v.kind(b).value; });
+  return order;
+}
+
+Status Material::Parse(const Variant& v, const std::string& text, Material* out) {
+  Material m;
+  if (v.royal_kind() < 0) return Status::Unsupported(v.id() + " has no royal piece; tablebases need one");
+  const char royal = v.kind(v.royal_kind()).letter;
+  int side = -1;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = static_cast<char>(std::toupper(static_cast<unsigned char>(text[i])));
+    int k = v.KindForLetter(c);
+    if (k < 0)
+      return Status::InvalidArgument("material '" + text + "': unknown piece letter '" + text[i] + "' at " +
+                                     std::to_string(i + 1) + " for " + v.id());
+    if (k == v.royal_kind()) {
+      if (++side > 1) return Status::InvalidArgument("material '" + text + "': more than two " + royal + " letters");
+    } else if (side < 0) {
+      return Status::InvalidArgument("material '" + text + "' must start with the royal piece " +
+                                     std::string(1, royal));
+    }
+    ++m.count[side][k];
+  }
+  if (side != 1)
+    return Status::InvalidArgument("material '" + text + "': expected two royal pieces (" + std::string(1, royal) +
+                                   "), e.g. " + royal + "R" + royal);
+  *out = m;
+  return Status::OK();
+}
+
+Material Material::Of(const Position& pos) {
+  Material m;
+  const Variant& v = pos.variant();
+  for (int c = 0; c < 2; ++c)
+    for (int k = 0; k < v.kind_count(); ++k) m.count[c][k] = static_cast<uint8_t>(pos.count(Color(c), k));
+  return m;
+}
+
+std::string Material::Name(const Variant& v) const {
+  std::string out;
+  std::vector<int> order = SignatureOrder(v);
+  for (int c = 0; c < 2; ++c) {
+    for (int i = 0; i < count[c][v.royal_kind()]; ++i) out += v.kind(v.royal_kind()).letter;
+    for (int k : order)
+      for (int i = 0; i < count[c][k]; ++i) out += v.kind(k).letter;
+  }
+  return out;
+}
+
+Material Material::Flipped() const {
+  Material m;
+  for (int k = 0; k < kMaxKinds; ++k) m.count[0][k] = count[1][k], m.count[1][k] = count[0][k];
+  return m;
+}
+
+int Material::Pieces(Color c) const {
+  int n = 0;
+  for (int k = 0; k < kMaxKinds; ++k) n += count[c][k];
+  return n;
+}
+
+bool Material::operator==(const Material& o) const {
+  for (int c = 0; c < 2; ++c)
+    for (int k = 0; k < kMaxKinds; ++k)
+      if (count[c][k] != o.count[c][k]) return false;
+  return true;
+}
+
+bool ColourSymmetric(const Variant& v) {
+  auto flip = [&](int sq) { return MakeSquare(FileOf(sq), v.ranks() - 1 - RankOf(sq)); };
+  for (int k = 0; k < v.kind_count(); ++k) {
+    for (int sq = 0; sq < kSquareSlots; ++sq) {
+      if (!v.on_board(sq)) continue;
+      const int fs = flip(sq);
+      if (v.legal_squares(kFirst, k)[sq] != v.legal_squares(kSecond, k)[fs]) return false;
+      const Slot& a = v.slot(kFirst, k, sq);
+      const Slot& b = v.slot(kSecond, k, fs);
+      if (a.leap_end - a.leap_begin != b.leap_end - b.leap_begin) return false;
+      if (a.ray_end - a.ray_begin != b.ray_end - b.ray_begin) return false;
+      std::multiset<std::tuple<int, int, int, int>> la, lb;
+      auto leg = [&](int l) { return l == kNullCell ? static_cast<int>(kNullCell) : flip(l); };
+      for (uint32_t i = a.leap_begin; i < a.leap_end; ++i) {
+        const LeapEntry& e = v.leaps()[i];
+        la.insert({flip(e.to), e.flags, std::min(leg(e.leg1), leg(e.leg2)), std::max(leg(e.leg1), leg(e.leg2))});
+      }
+      for (uint32_t i = b.leap_begin; i < b.leap_end; ++i) {
+        const LeapEntry& e = v.leaps()[i];
+        lb.insert({e.to, e.flags, std::min<int>(e.leg1, e.leg2), std::max<int>(e.leg1, e.leg2)});
+      }
+      if (la != lb) return false;
+      std::multiset<std::vector<int>> ra, rb;
+      for (uint32_t i = a.ray_begin; i < a.ray_end; ++i) {
+        const RayEntry& r = v.rays()[i];
+        std::vector<int> d{r.flags, r.mode};
+        for (int j = 0; j < r.len; ++j) d.push_back(flip(v.ray_squares()[r.first + j]));
+        ra.insert(d);
+      }
+      for (uint32_t i = b.ray_begin; i < b.ray_end; ++i) {
+        const RayEntry& r = v.rays()[i];
+        std::vector<int> d{r.flags, r.mode};
+        for (int j = 0; j < r.len; ++j) d.push_back(v.ray_squares()[r.first + j]);
+        rb.insert(d);
+      }
+      if (ra != rb) return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// Orders a side by its pieces in signature order (more / stronger first).
+int CompareSides(const Variant& v, const Material& m) {
+  // Earlier kinds in signature order are stronger: map them to larger chars,
+  // so that comparing the strings compares the sides piece by piece.
+  std::vector<int> order = SignatureOrder(v);
+  std::string ka, kb;
+  for (size_t i = 0; i < order.size(); ++i) {
+    ka += std::string(m.count[0][order[i]], static_cast<char>(100 - i));
+    kb += std::string(m.count[1][order[i]], static_cast<char>(100 - i));
+  }
+  if (ka == kb) return 0;
+  return ka > kb ? 1 : -1;
+}
+
+}  // namespace
+
+Material Canonical(const Variant& v, const Material& m, bool* flipped) {
+  return Canonical(v, m, ColourSymmetric(v), flipped);
+}
+
+Material Canonical(const Variant& v, const Material& m, bool colour_symmetric, bool* flipped) {
+  bool f = false;
+  if (colour_symmetric && CompareSides(v, m) < 0) f = true;
+  if (flipped) *flipped = f;
+  return f ? m.Flipped() : m;
+}
+
+std::vector<Material> Successors(const Variant& v, const Material& m) {
+  std::vector<Material> out;
+  auto add = [&](const Material& x) {
+    Material c = Canonical(v, x);
+    if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+  };
+  const auto& promos = v.rules().promotion_kinds;
+  for (int c = 0; c < 2; ++c) {
+    // Captures by side c of a piece of ~c, with or without promotion of one of c's pawns.
+    for (int k = 0; k < v.kind_count(); ++k) {
+      if (k == v.royal_kind() || !m.count[1 - c][k]) continue;
+      Material x = m;
+      --x.count[1 - c][k];
+      add(x);
+      for (int p = 0; p < v.kind_count(); ++p)
+        if (v.kind(p).pawn && m.count[c][p] && v.rules().promotion_region >= 0)
+          for (int q : promos) {
+            Material y = x;
+            --y.count[c][p];
+            ++y.count[c][q];
+            add(y);
+          }
+    }
+    for (int p = 0; p < v.kind_count(); ++p)
+      if (v.kind(p).pawn && m.count[c][p] && v.rules().promotion_region >= 0)
+        for (int q : promos) {
+          Material y = m;
+          --y.count[c][p];
+          ++y.count[c][q];
+          add(y);
+        }
+  }
+  return out;
+}
+
+std::vector<Material> BuildOrder(const Variant& v, const std::vector<Material>& targets) {
+  std::vector<Material> order;
+  std::function<void(const Material&)> visit = [&](const Material& m) {
+    Material c = Canonical(v, m);
+    if (std::find(order.begin(), order.end(), c) != order.end()) return;
+    for (const Material& s : Successors(v, c)) visit(s);
+    order.push_back(c);
+  };
+  for (const Material& t : targets) visit(t);
+  return order;
+}
+
+}  // namespace canju::tb

@@ -1,0 +1,131 @@
+// Perpetual check (docs/tablebase.md, "Repetition rules"). After ordinary
+// propagation the open positions are those in cycles. For a side X, S is the
+// largest set of open positions such that
+//   X to move in S: every move that does not lose outright is a check into S;
+//   Y to move in S: Y is in check and has a non-checking move into S.
+// X's positions in S lose (X can only avoid defeat by checking forever) and
+// their distance counts X's best non-checking move; the new results are
+// propagated by distance, then the next side and the next order, until no
+// set is found.
+#include <atomic>
+
+#include "tablebase/generator.h"
+
+namespace canju::tb {
+
+struct Phases {
+  // X to move: every non-losing move is a check into S.
+  static bool CheckerStays(const Generator& g, Generator::Work& w) {
+    const Color x = w.pos.side_to_move();
+    w.pos.GenerateLegal(&w.moves);
+    for (Move m : w.moves) {
+      if (g.LeavesTable(w, m)) {
+        uint16_t sv = g.ProbeSub(w, m);
+        if (sv < 2 || DecodeValue(sv).wdl != Wdl::kWin) return false;
+        continue;
+      }
+      const uint16_t c = g.Load(~x, g.SuccessorIndex(w, m));
+      if (cell::Resolved(c)) {
+        if (!(cell::Dtm(c) & 1)) return false;
+      } else if (!cell::Open(c) || !(c & cell::kInS)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Y to move (in check): some non-checking move stays in S.
+  static bool DefenderStays(const Generator& g, Generator::Work& w) {
+    const Color y = w.pos.side_to_move();
+    w.pos.GenerateLegal(&w.moves);
+    for (Move m : w.moves) {
+      if (g.LeavesTable(w, m)) continue;
+      const uint16_t c = g.Load(~y, g.SuccessorIndex(w, m));
+      if (!cell::Open(c) || !(c & cell::kInS)) continue;
+      if (!w.pos.GivesCheck(m)) return true;
+    }
+    return false;
+  }
+
+  // 1 + the longest loss among X's non-checking moves; 0 if X has none.
+  static int RuleLossDistance(const Generator& g, Generator::Work& w) {
+    const Color x = w.pos.side_to_move();
+    w.pos.GenerateLegal(&w.moves);
+    int worst = 0;
+    for (Move m : w.moves) {
+      if (w.pos.GivesCheck(m)) continue;
+      if (g.LeavesTable(w, m)) {
+        worst = std::max(worst, DecodeValue(g.ProbeSub(w, m)).dtm_plies + 1);
+      } else {
+        const uint16_t c = g.Load(~x, g.SuccessorIndex(w, m));
+        worst = std::max(worst, cell::Dtm(c) + 1);
+      }
+    }
+    return worst;
+  }
+};
+
+Status Generator::Perpetual() {
+  for (;;) {
+    bool any = false;
+    for (int xi = 0; xi < 2; ++xi) {
+      const Color X = Color(xi);
+      ForChunks("perpetual check: candidates", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
+        for (uint64_t i = begin; i < end; ++i) {
+          const uint16_t c = Load(side, i);
+          if (!cell::Open(c)) continue;
+          if (side != X) {
+            Setup(w, i, side);
+            if (!w.pos.InCheck()) continue;
+          }
+          Store(side, i, static_cast<uint16_t>(c | cell::kInS));
+        }
+      });
+      for (int round = 1;; ++round) {
+        std::atomic<uint64_t> removed{0};
+        ForChunks("perpetual check: set round " + std::to_string(round),
+                  [&](Work& w, Color side, uint64_t begin, uint64_t end) {
+                    for (uint64_t i = begin; i < end; ++i) {
+                      const uint16_t c = Load(side, i);
+                      if (!cell::Open(c) || !(c & cell::kInS)) continue;
+                      Setup(w, i, side);
+                      const bool stays =
+                          side == X ? Phases::CheckerStays(*this, w) : Phases::DefenderStays(*this, w);
+                      if (!stays) {
+                        Store(side, i, static_cast<uint16_t>(c & ~cell::kInS));
+                        removed.fetch_add(1, std::memory_order_relaxed);
+                      }
+                    }
+                  });
+        if (removed.load() == 0) break;
+      }
+      // X's positions in S lose by the rule; Y's stay open and are won by
+      // the propagation below (each has a move into S). Distances read only
+      // resolved cells of Y, which this pass does not change.
+      std::atomic<uint64_t> losses{0};
+      ForChunks("perpetual check: resolve", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
+        for (uint64_t i = begin; i < end; ++i) {
+          const uint16_t c = Load(side, i);
+          if (!cell::Open(c) || !(c & cell::kInS)) continue;
+          if (side != X) {
+            Store(side, i, static_cast<uint16_t>(c & ~cell::kInS));
+            continue;
+          }
+          Setup(w, i, side);
+          const int d = Phases::RuleLossDistance(*this, w);
+          Store(side, i, static_cast<uint16_t>(cell::kResolved | cell::kRule | cell::kPending | d));
+          NoteDtm(d);
+          losses.fetch_add(1, std::memory_order_relaxed);
+        }
+      });
+      if (losses.load() == 0) continue;
+      Propagate(true);
+      any = true;
+      ++orders_;
+    }
+    if (!any) break;
+  }
+  return Status::OK();
+}
+
+}  // namespace canju::tb
