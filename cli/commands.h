@@ -9,4 +9,6 @@ namespace canju::cli {
 void RegisterVariantCommands(CLI::App& app);  // cmd_variants.cpp: variants, show, moves, perft
 void RegisterServeCommands(CLI::App& app);     // cmd_serve.cpp: serve (the web page)
 
+void RegisterSolveCommands(CLI::App& app);    // cmd_solve.cpp: solve, verify
+
 }  // namespace canju::cli

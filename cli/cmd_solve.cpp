@@ -1,0 +1,480 @@
+// canju solve | verify — the puzzle solver and the verifier (solver/).
+#include <signal.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "importer/importer.h"
+#include "puzzles/store.h"
+#include "solver/solver.h"
+#include "solver/verify.h"
+#include "solver/tablebase_oracle.h"
+#include "variants/display.h"
+#include "variants/notation.h"
+
+namespace canju::cli {
+namespace {
+
+using nlohmann::json;
+
+std::atomic<bool> g_stop{false};
+extern "C" void OnSolveInterrupt(int) { g_stop = true; }
+
+std::string JoinFen(const std::vector<std::string>& parts) {
+  std::string fen;
+  for (const std::string& p : parts) fen += (fen.empty() ? "" : " ") + p;
+  return fen;
+}
+
+json Plies(int n) { return n >= 0 ? json(n) : json(nullptr); }
+
+void WriteJsonLine(const json& j) {
+  const std::string s = j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  std::fwrite(s.data(), 1, s.size(), stdout);
+  std::fflush(stdout);
+}
+
+// Endgame tables, when the tablebase module is built.
+struct Tables {
+  std::unique_ptr<TablebaseOracle> oracle;
+  void Open(const std::string& dir, const Variant& v) {
+    if (dir.empty()) return;
+#ifdef CANJU_HAVE_TABLEBASE
+    Status st = OpenTablebaseOracle(dir, v, &oracle);
+    if (!st.ok()) throw CommandError{st.message(), 1};
+#else
+    (void)v;
+    throw CommandError{"--tb: this canju was built without the tablebase module", 2};
+#endif
+  }
+};
+
+// Budget and search options shared by solve and verify.
+struct SearchOptions {
+  uint64_t nodes = 0;
+  double seconds = 10;
+  bool checks_only = false;
+  bool no_cooks = false;
+  int hash_mb = 64;
+  std::string tb_dir;
+
+  void Add(CLI::App* cmd, double default_seconds) {
+    seconds = default_seconds;
+    auto* n = cmd->add_option("--nodes", nodes, "Node budget (instead of --seconds)");
+    cmd->add_option("--seconds", seconds, "Time budget in seconds (default " + std::to_string(static_cast<int>(default_seconds)) + ")")
+        ->excludes(n)
+        ->check(CLI::PositiveNumber);
+    cmd->add_flag("--checks-only", checks_only, "Only look for mates by consecutive checks (连将杀)");
+    cmd->add_flag("--no-cooks", no_cooks, "Do not try the other first moves");
+    cmd->add_option("--hash", hash_mb, "Transposition table size in MiB (default 64)")->check(CLI::Range(1, 65536));
+    cmd->add_option("--tb", tb_dir, "Directory of endgame tables to probe at the leaves");
+  }
+  SolveOptions Make(const TablebaseOracle* tb, bool nodes_given) const {
+    SolveOptions o;
+    o.checks_only = checks_only;
+    o.cooks = !no_cooks;
+    o.max_nodes = nodes;
+    o.max_seconds = nodes_given ? 0 : seconds;
+    o.tt_bytes = static_cast<size_t>(hash_mb) << 20;
+    o.stop = &g_stop;
+    o.tablebase = tb;
+    return o;
+  }
+};
+
+std::vector<std::string> Coords(const Variant& v, const std::vector<Move>& moves) {
+  std::vector<std::string> out;
+  for (Move m : moves) out.push_back(MoveToCoord(v, m));
+  return out;
+}
+
+// "1. 炮二平五 (h2e2) 马８进７ (h9g7)  2. ..." — numbered by full moves.
+std::string HumanLine(const Position& start, const std::vector<Move>& moves) {
+  Position p = start;
+  std::string out;
+  const bool second_starts = start.side_to_move() == kSecond;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const bool first_player = p.side_to_move() == kFirst;
+    if (first_player || i == 0) {
+      const size_t number = (i + (second_starts ? 1 : 0)) / 2 + 1;
+      out += (i ? "  " : "") + std::to_string(number) + (first_player ? ". " : "... ");
+    } else {
+      out += ' ';
+    }
+    out += MoveToHuman(p, moves[i]) + " (" + MoveToCoord(p.variant(), moves[i]) + ")";
+    StateInfo st;
+    p.DoMove(moves[i], &st);
+  }
+  return out;
+}
+
+std::string MoveText(const Position& pos, Move m) {
+  return MoveToHuman(pos, m) + " (" + MoveToCoord(pos.variant(), m) + ")";
+}
+
+std::string ResultSentence(const SolveResult& r) {
+  std::string s;
+  switch (r.result) {
+    case Claim::kWin: s = "win"; break;
+    case Claim::kLoss: s = "loss"; break;
+    case Claim::kDraw: s = "draw"; break;
+    default: s = "unknown (not decided within the budget)"; break;
+  }
+  if (r.mate_plies >= 0 && (r.result == Claim::kWin || r.result == Claim::kLoss)) {
+    s += ", mate in " + std::to_string(r.mate_plies) + (r.mate_plies == 1 ? " ply" : " plies");
+    if (!r.mate_exact) s += " or less";
+  }
+  switch (r.proof) {
+    case ProofKind::kChecks: s += " (by consecutive checks"; break;
+    case ProofKind::kThreats: s += " (by checks and mate threats"; break;
+    case ProofKind::kBounded: s += " (full-width search"; break;
+    case ProofKind::kTablebase: s += " (endgame tables"; break;
+    default: break;
+  }
+  if (r.proof != ProofKind::kNone && r.proof != ProofKind::kTerminal) {
+    if (r.mate_exact && r.proof == ProofKind::kChecks) s += "; the shortest such mate";
+    if (r.no_mate_within >= 0 && r.no_mate_within + 2 >= r.mate_plies && r.mate_exact) s += "; no shorter mate of any kind";
+    else if (r.no_mate_within > 0) s += "; no mate of any kind within " + std::to_string(r.no_mate_within) + " plies";
+    s += ")";
+  }
+  return s;
+}
+
+json SolveJson(const Position& pos, const SolveResult& r) {
+  const Variant& v = pos.variant();
+  json j;
+  j["result"] = ClaimName(r.result);
+  j["mate_plies"] = Plies(r.mate_plies);
+  j["pv"] = Coords(v, r.pv);
+  j["winning_first_moves"] = Coords(v, r.WinningFirstMoves());
+  j["nodes"] = r.nodes;
+  j["seconds"] = std::round(r.seconds * 1000) / 1000;
+  j["mate_exact"] = r.mate_exact;
+  j["proof"] = ProofKindName(r.proof);
+  j["undecided_first_moves"] = Coords(v, r.UndecidedFirstMoves());
+  j["fen"] = pos.Fen();
+  if (!r.note.empty()) j["note"] = r.note;
+  return j;
+}
+
+void PrintSolve(const Position& pos, const SolveResult& r) {
+  std::printf("%s", RenderBoard(pos, BoardStyle{StdoutIsTty(), false}).c_str());
+  std::printf("%s\n\n", DescribeState(pos).c_str());
+  std::printf("Result:   %s\n", ResultSentence(r).c_str());
+  if (!r.pv.empty()) std::printf("Line:     %s\n", HumanLine(pos, r.pv).c_str());
+  const auto wins = r.WinningFirstMoves();
+  if (r.result == Claim::kWin && r.cooks_scope > 0) {
+    std::string list;
+    for (Move m : wins) list += (list.empty() ? "" : ", ") + MoveText(pos, m);
+    std::printf("Winning first moves (%zu): %s\n", wins.size(), list.c_str());
+    if (wins.size() > 1) std::printf("Cooked:   %zu other first move(s) also win (多解)\n", wins.size() - 1);
+    const auto undecided = r.UndecidedFirstMoves();
+    if (!undecided.empty()) {
+      list.clear();
+      for (Move m : undecided) list += (list.empty() ? "" : ", ") + MoveText(pos, m);
+      std::printf("Undecided first moves: %s\n", list.c_str());
+    }
+    const char* scope = r.cooks_scope == 1 ? "checking first moves" : r.cooks_scope == 2 ? "checks and threats" : "every first move";
+    std::printf("Cooks tried among: %s\n", scope);
+  }
+  if (!r.note.empty()) std::printf("Note:     %s\n", r.note.c_str());
+  std::printf("Searched: %llu nodes in %.2f s (%.2f M nodes/s)\n", static_cast<unsigned long long>(r.nodes), r.seconds,
+              r.seconds > 0 ? r.nodes / r.seconds / 1e6 : 0.0);
+}
+
+void RegisterSolve(CLI::App& app) {
+  auto* cmd = app.add_subcommand("solve", "Prove a position: win / loss / unknown, shortest mate, best line, cooks");
+  auto opts = std::make_shared<VariantOptions>();
+  auto search = std::make_shared<SearchOptions>();
+  auto fen = std::make_shared<std::vector<std::string>>();
+  auto as_json = std::make_shared<bool>(false);
+  opts->Add(cmd);
+  cmd->add_option("fen", *fen, "Position in FEN (quoted, or its fields as separate words)")->required()->expected(1, 6);
+  search->Add(cmd, 10);
+  cmd->add_flag("--json", *as_json,
+                "One JSON object: result, mate_plies, pv, winning_first_moves, nodes, seconds (side to move's view)");
+  cmd->callback([=] {
+    auto v = opts->Load();
+    Position pos = ParsePositionOrThrow(*v, JoinFen(*fen));
+    Tables tb;
+    tb.Open(search->tb_dir, *v);
+    signal(SIGINT, OnSolveInterrupt);
+    const SolveOptions so = search->Make(tb.oracle.get(), search->nodes > 0);
+    const SolveResult r = Solve(pos, so);
+    signal(SIGINT, SIG_DFL);
+    if (*as_json) WriteJsonLine(SolveJson(pos, r));
+    else PrintSolve(pos, r);
+  });
+}
+
+// --- verify -------------------------------------------------------------------
+
+struct Job {
+  Record record;
+  PuzzleId id = 0;          // with --store
+  VerifyReport report;
+  Status status;
+  bool done = false;
+};
+
+json VerifyJson(const Job& job) {
+  const Record& r = job.record;
+  const Verdict& v = job.report.verdict;
+  json j;
+  j["source"] = r.source;
+  j["title"] = r.title;
+  j["collection"] = r.collection;
+  j["number"] = r.number;
+  j["fen"] = r.fen;
+  j["claimed"] = ClaimName(r.claimed);
+  j["verdict"] = VerdictName(v.kind);
+  j["proven"] = ClaimName(v.proven);
+  j["mate_plies"] = Plies(v.mate_plies);
+  j["mate_exact"] = job.report.solve.mate_exact;
+  j["proof"] = ProofKindName(job.report.solve.proof);
+  j["pv"] = v.pv;
+  j["cooks"] = v.cooks;
+  j["book_notes"] = v.book_notes;
+  j["book_plies"] = job.report.book_plies;
+  j["reason"] = v.reason;
+  j["nodes"] = v.nodes;
+  j["seconds"] = std::round(v.seconds * 1000) / 1000;
+  if (job.id) j["id"] = FormatPuzzleId(job.id);
+  return j;
+}
+
+std::string Name(const Record& r) {
+  std::string s = r.title.empty() ? r.source : r.title;
+  if (r.number > 0 && r.title.find(std::to_string(r.number)) == std::string::npos)
+    s = std::to_string(r.number) + " " + s;
+  return s;
+}
+
+void PrintVerifyLine(const Job& job) {
+  const Verdict& v = job.report.verdict;
+  std::string what = VerdictName(v.kind);
+  std::string detail;
+  if (v.mate_plies >= 0) detail += "mate " + std::to_string(v.mate_plies) + (job.report.solve.mate_exact ? "" : "?");
+  if (!v.cooks.empty()) detail += (detail.empty() ? "" : ", ") + std::to_string(v.cooks.size()) + " cook(s)";
+  std::printf("%s  %s  claimed %-5s %s  %s\n", PadRight(what, 9).c_str(), PadRight(Name(job.record), 28).c_str(),
+              ClaimName(job.record.claimed), PadRight(detail, 18).c_str(), std::to_string(v.seconds).substr(0, 5).c_str());
+  if (v.kind != VerdictKind::kConfirmed && !v.reason.empty()) std::printf("           %s\n", v.reason.c_str());
+  for (const std::string& n : v.book_notes) std::printf("           book: %s\n", n.c_str());
+}
+
+struct Tally {
+  int confirmed = 0, refuted = 0, unproven = 0, cooked = 0, book_not_best = 0, errors = 0;
+  double seconds = 0;
+  uint64_t nodes = 0;
+  std::vector<double> times;
+  void Add(const Job& j) {
+    const Verdict& v = j.report.verdict;
+    if (v.kind == VerdictKind::kConfirmed) ++confirmed;
+    else if (v.kind == VerdictKind::kRefuted) ++refuted;
+    else ++unproven;
+    if (!v.cooks.empty()) ++cooked;
+    for (const BookDeparture& d : j.report.book)
+      if (d.kind == BookDeparture::Kind::kLengthens || d.kind == BookDeparture::Kind::kThrowsWin ||
+          d.kind == BookDeparture::Kind::kShortens) {
+        ++book_not_best;
+        break;
+      }
+    if (!j.status.ok()) ++errors;
+    seconds += v.seconds;
+    nodes += v.nodes;
+    times.push_back(v.seconds);
+  }
+};
+
+void PrintSummary(const Tally& t, size_t total, double wall, FILE* out) {
+  std::vector<double> times = t.times;
+  std::sort(times.begin(), times.end());
+  const double median = times.empty() ? 0 : times[times.size() / 2];
+  std::fprintf(out, "\n%-22s %6s\n", "verdict", "count");
+  std::fprintf(out, "%-22s %6d\n", "confirmed", t.confirmed);
+  std::fprintf(out, "%-22s %6d\n", "refuted", t.refuted);
+  std::fprintf(out, "%-22s %6d\n", "unproven", t.unproven);
+  std::fprintf(out, "%-22s %6zu\n", "total", total);
+  std::fprintf(out, "%-22s %6d\n", "cooked (多解)", t.cooked);
+  std::fprintf(out, "%-22s %6d\n", "book line not best", t.book_not_best);
+  if (t.errors) std::fprintf(out, "%-22s %6d\n", "unreadable positions", t.errors);
+  std::fprintf(out, "solver time %.1f s (median %.2f s), wall %.1f s, %.2f M nodes/s\n", t.seconds, median, wall,
+               t.seconds > 0 ? t.nodes / t.seconds / 1e6 : 0.0);
+}
+
+void RegisterVerify(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "verify", "Check the claimed results of collections (files, folders or the puzzle store): confirmed / refuted / unproven");
+  auto search = std::make_shared<SearchOptions>();
+  auto paths = std::make_shared<std::vector<std::string>>();
+  auto store_dir = std::make_shared<std::string>();
+  auto collection = std::make_shared<std::string>();
+  auto as_json = std::make_shared<bool>(false);
+  auto quiet = std::make_shared<bool>(false);
+  auto jobs = std::make_shared<int>(1);
+  auto redo = std::make_shared<bool>(false);
+  auto no_book = std::make_shared<bool>(false);
+  cmd->add_option("paths", *paths, "XQF / eglib / FEN-list / PGN files or folders (read through the importer)");
+  auto* st_opt = cmd->add_option("--store", *store_dir, "Verify the records of this puzzle store and save each verdict");
+  cmd->add_option("--collection", *collection, "With --store: only this collection")->needs(st_opt);
+  cmd->add_flag("--redo", *redo, "With --store: verify records that already have a verdict too (default: skip them)")
+      ->needs(st_opt);
+  search->Add(cmd, 10);
+  cmd->add_option("--jobs,-j", *jobs, "Puzzles verified at once (threads; default 1)")->check(CLI::Range(1, 256));
+  cmd->add_flag("--no-book", *no_book, "Do not audit the books' main lines");
+  cmd->add_flag("--json", *as_json,
+                "One JSON object per puzzle per line (source, title, claimed, verdict, mate_plies, cooks, ...); the "
+                "summary goes to stderr");
+  cmd->add_flag("--quiet,-q", *quiet, "No progress bar");
+  cmd->callback([=] {
+    if (paths->empty() == store_dir->empty())
+      throw CommandError{"verify: give either files/folders or --store DIR", 2};
+    std::vector<Job> work;
+    std::vector<std::string> problems;
+    std::unique_ptr<PuzzleStore> store;
+    if (!store_dir->empty()) {
+      Status st = PuzzleStore::Open(*store_dir, PuzzleStore::Options(), &store);
+      if (!st.ok()) throw CommandError{*store_dir + ": " + st.message(), 1};
+      int skipped = 0;
+      st = store->ForEachRecord(*collection, [&](PuzzleId id, const Record& r) {
+        if (!*redo && r.verdict.kind != VerdictKind::kNone) {
+          ++skipped;
+          return true;
+        }
+        Job j;
+        j.record = r;
+        j.id = id;
+        work.push_back(std::move(j));
+        return true;
+      });
+      if (!st.ok()) throw CommandError{*store_dir + ": " + st.message(), 1};
+      if (skipped && !*quiet) std::fprintf(stderr, "%d record(s) already verified (use --redo to verify them again)\n", skipped);
+    } else {
+      for (const std::string& p : *paths) {
+        Status st = ReadCollectionPath(p, ReadOptions{}, [&](FileResult&& f, size_t, size_t) {
+          for (const ImportIssue& is : f.result.issues)
+            if (is.fatal) problems.push_back(IssueToString(is));
+          for (Record& r : f.result.records) {
+            Job j;
+            j.record = std::move(r);
+            work.push_back(std::move(j));
+          }
+          return true;
+        });
+        if (!st.ok()) throw CommandError{p + ": " + st.message(), 1};
+      }
+    }
+    for (const std::string& p : problems) std::fprintf(stderr, "canju verify: %s\n", p.c_str());
+    if (work.empty()) {
+      std::fprintf(stderr, "canju verify: no puzzles found\n");
+      return;
+    }
+
+    // Tables per variant would need one set each; collections are Xiangqi.
+    std::shared_ptr<const Variant> tb_variant;  // outlives the tables
+    Tables tb;
+    if (!search->tb_dir.empty()) {
+      Status st = LoadVariant(work[0].record.variant, &tb_variant);
+      if (!st.ok()) throw CommandError{st.message(), 1};
+      tb.Open(search->tb_dir, *tb_variant);
+    }
+    VerifyOptions vo;
+    vo.solve = search->Make(tb.oracle.get(), search->nodes > 0);
+    vo.audit_book = !*no_book;
+
+    signal(SIGINT, OnSolveInterrupt);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::mutex mu;
+    std::condition_variable cv;
+    std::atomic<size_t> next{0};
+    int active = *jobs;
+    auto worker = [&] {
+      for (;;) {
+        const size_t i = next++;
+        if (i >= work.size() || g_stop) {
+          std::lock_guard<std::mutex> lock(mu);
+          --active;
+          cv.notify_all();
+          break;
+        }
+        VerifyReport rep;
+        Status st = VerifyRecord(work[i].record, vo, &rep);
+        std::lock_guard<std::mutex> lock(mu);
+        work[i].report = std::move(rep);
+        work[i].status = st;
+        work[i].done = true;
+        cv.notify_all();
+      }
+    };
+    std::vector<std::thread> threads;
+    for (int t = 0; t < *jobs; ++t) threads.emplace_back(worker);
+
+    ProgressBar bar("verify", work.size(), *quiet);
+    Tally tally;
+    size_t shown = 0;
+    bool interrupted = false;
+    for (size_t i = 0; i < work.size(); ++i) {
+      {
+        std::unique_lock<std::mutex> lock(mu);
+        cv.wait(lock, [&] { return work[i].done || active == 0; });
+        if (!work[i].done) {
+          interrupted = true;
+          break;
+        }
+      }
+      Job& j = work[i];
+      if (g_stop && j.report.verdict.kind != VerdictKind::kConfirmed && j.report.verdict.kind != VerdictKind::kRefuted) {
+        // Cut short by ^C: neither reported nor stored.
+        interrupted = true;
+        break;
+      }
+      if (store && j.id) {
+        Status st = store->SaveVerdict(j.id, j.report.verdict);
+        if (!st.ok()) std::fprintf(stderr, "canju verify: saving %s: %s\n", Name(j.record).c_str(), st.message().c_str());
+      }
+      tally.Add(j);
+      ++shown;
+      bar.Update(shown);
+      if (*as_json) {
+        WriteJsonLine(VerifyJson(j));
+      } else {
+        bar.Finish();
+        PrintVerifyLine(j);
+        std::fflush(stdout);
+      }
+      if (g_stop) {
+        interrupted = true;
+        break;
+      }
+    }
+    g_stop = true;  // the workers stop after their current puzzle
+    for (auto& t : threads) t.join();
+    bar.Finish();
+    signal(SIGINT, SIG_DFL);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    PrintSummary(tally, shown, wall, *as_json ? stderr : stdout);
+    if (interrupted)
+      std::fprintf(stderr, "interrupted after %zu of %zu puzzles%s\n", shown, work.size(),
+                   store ? " (verdicts so far are saved; run again to go on)" : "");
+    g_stop = false;
+  });
+}
+
+}  // namespace
+
+void RegisterSolveCommands(CLI::App& app) {
+  RegisterSolve(app);
+  RegisterVerify(app);
+}
+
+}  // namespace canju::cli

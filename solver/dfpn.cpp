@@ -1,0 +1,425 @@
+#include "solver/dfpn.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace canju::solver {
+
+namespace {
+
+constexpr uint32_t kInf = 1u << 30;       // proof or disproof number of a decided node
+constexpr uint32_t kBig = kInf - 1;       // the largest number of an undecided node
+constexpr int16_t kNoRep = 0x7FFF;        // depends on no repetition
+constexpr int16_t kPathDep = -1;          // depends on the ply cap or a clock: never a fact
+
+uint32_t SatAdd(uint32_t a, uint32_t b) {
+  const uint64_t s = uint64_t{a} + b;
+  return s > kBig ? kBig : static_cast<uint32_t>(s);
+}
+// The 1+ε trick with ε = 1/4: a child may run a little past its sibling's
+// number before control returns, which cuts the re-expansions of df-pn.
+uint32_t Widen(uint32_t x) {
+  const uint64_t y = uint64_t{x} + x / 4 + 1;
+  return y > kBig ? kBig : static_cast<uint32_t>(y);
+}
+uint32_t Clamp(uint32_t x) { return std::clamp<uint32_t>(x, 1, kBig); }
+
+}  // namespace
+
+// --- Budget -----------------------------------------------------------------
+
+Budget::Budget(uint64_t max_nodes, double max_seconds, const std::atomic<bool>* stop)
+    : max_nodes_(max_nodes), max_seconds_(max_seconds), stop_(stop), start_(std::chrono::steady_clock::now()) {}
+
+double Budget::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+double Budget::seconds_left() const {
+  if (max_seconds_ <= 0) return std::numeric_limits<double>::infinity();
+  return std::max(0.0, max_seconds_ - elapsed());
+}
+
+uint64_t Budget::nodes_left() const {
+  if (!max_nodes_) return ~uint64_t{0};
+  return nodes_ >= max_nodes_ ? 0 : max_nodes_ - nodes_;
+}
+
+void Budget::Poll() {
+  if (exhausted_) return;
+  if (max_nodes_ && nodes_ >= max_nodes_) exhausted_ = true;
+  if (max_seconds_ > 0 && elapsed() >= max_seconds_) exhausted_ = true;
+  if (stop_ && stop_->load(std::memory_order_relaxed)) exhausted_ = true;
+}
+
+// --- Prover -----------------------------------------------------------------
+
+Prover::Prover(TranspositionTable* tt, Budget* budget, const TablebaseOracle* tablebase)
+    : tt_(tt), budget_(budget), tablebase_(tablebase), children_(kMaxPly + 1), lists_(kMaxPly + 1) {}
+
+uint64_t Prover::Salt(const Question& q) {
+  // Different questions about one position must not share facts.
+  static constexpr uint64_t kSalts[3][2] = {{0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full},
+                                            {0x165667B19E3779F9ull, 0xD6E8FEB86659FD93ull},
+                                            {0x27D4EB2F165667C5ull, 0x85EBCA77C2B2AE63ull}};
+  return kSalts[static_cast<int>(q.mode)][q.attacker];
+}
+
+uint16_t Prover::NormalizeDepth(uint16_t depth, bool attacker_to_move) {
+  if (depth >= kUnbounded) return kUnbounded;
+  // Attacker to move: mates take an odd number of plies; defender: even.
+  const bool odd = depth & 1;
+  if (attacker_to_move != odd && depth > 0) return static_cast<uint16_t>(depth - 1);
+  return depth;
+}
+
+void Prover::Facts(const Position& pos, const Question& q, uint16_t* proof_len, int16_t* disproof_depth,
+                   Move* best) const {
+  uint32_t raw = 0;
+  tt_->Facts(pos.key() ^ Salt(q), proof_len, disproof_depth, &raw);
+  if (best) *best = Move::FromRaw(raw);
+}
+
+bool Prover::Stop() {
+  if (aborted_) return true;
+  budget_->Poll();
+  if (budget_->exhausted() || (call_node_limit_ && budget_->nodes() - call_start_nodes_ >= call_node_limit_) ||
+      (call_deadline_ > 0 && budget_->elapsed() >= call_deadline_))
+    aborted_ = true;
+  return aborted_;
+}
+
+void Prover::EnterPly(int ply, const StateInfo& st) {
+  keys_[ply] = pos_->key();
+  in_check_[ply] = pos_->InCheck();
+  attacker_[ply] = pos_->side_to_move() == q_.attacker;
+  irreversible_[ply] = st.captured != kNoPiece ? ply : irreversible_[ply - 1];
+}
+
+// A position already on the path: the cycle's checks decide.
+bool Prover::Repetition(int ply, Child* c) const {
+  const uint64_t key = keys_[ply];
+  for (int j = ply - 2; j >= irreversible_[ply]; j -= 2) {
+    if (keys_[j] != key) continue;
+    bool attacker_checks_all = true, defender_checks_all = true;
+    for (int i = j; i < ply; ++i) {
+      // in_check_[i]: the move into node i checked; the mover was the
+      // other side of the one to move at i.
+      if (attacker_[i]) defender_checks_all &= in_check_[i];
+      else attacker_checks_all &= in_check_[i];
+    }
+    const bool attacker_wins = pos_->variant().rules().perpetual_check == Outcome::kLoss && defender_checks_all &&
+                               !attacker_checks_all;
+    c->pn = attacker_wins ? 0 : kInf;
+    c->dn = attacker_wins ? kInf : 0;
+    c->len = 0;
+    c->rep = static_cast<int16_t>(j);
+    return true;
+  }
+  return false;
+}
+
+// The side to move has no legal move (or has lost its royal piece).
+bool Prover::Terminal(int nmoves, bool in_check, Child* c) const {
+  const Variant& v = pos_->variant();
+  const Color us = pos_->side_to_move();
+  Outcome o;
+  if (v.rules().win == WinCondition::kCaptureRoyal && v.royal_kind() >= 0 && pos_->royal_square(us) < 0) {
+    o = Outcome::kLoss;
+  } else if (nmoves == 0) {
+    o = in_check ? Outcome::kLoss : v.rules().stalemate;
+  } else {
+    return false;
+  }
+  const bool attacker = us == q_.attacker;
+  const bool won = attacker ? o == Outcome::kWin : o == Outcome::kLoss;
+  c->pn = won ? 0 : kInf;
+  c->dn = won ? kInf : 0;
+  c->len = 0;
+  c->rep = kNoRep;
+  return true;
+}
+
+// A table value decides the node: a win for the attacker with its distance,
+// anything else no win. Checks-only searches only take the "no win".
+bool Prover::ProbeTablebase(uint16_t depth, Child* c) const {
+  TablebaseValue tv;
+  if (!tablebase_ || !tablebase_->Probe(*pos_, &tv) || tv.result == Claim::kUnknown) return false;
+  const bool attacker = pos_->side_to_move() == q_.attacker;
+  const bool attacker_wins = attacker ? tv.result == Claim::kWin : tv.result == Claim::kLoss;
+  c->rep = kNoRep;
+  c->len = 0;
+  if (!attacker_wins) {
+    c->pn = kInf, c->dn = 0;
+    return true;
+  }
+  if (q_.mode == Mode::kChecks || tv.dtm < 0) return false;
+  if (tv.dtm > depth) {
+    c->pn = kInf, c->dn = 0;
+  } else {
+    c->pn = 0, c->dn = kInf, c->len = static_cast<uint16_t>(tv.dtm);
+  }
+  return true;
+}
+
+// After a quiet attacker move: would the attacker, moving again, mate by
+// consecutive checks? (The defender is not in check, so a pass is legal.)
+bool Prover::Threatens() {
+  if (!threat_prover_) threat_prover_ = std::make_unique<Prover>(tt_, budget_, nullptr);
+  StateInfo st;
+  pos_->DoNullMove(&st);
+  const Answer a = threat_prover_->Prove(*pos_, {q_.attacker, Mode::kChecks, kUnbounded}, threat_nodes_);
+  pos_->UndoNullMove(st);
+  return a.status == ProofStatus::kProven;
+}
+
+bool Prover::Allowed(Position& pos, const Question& q) {
+  if (q.mode == Mode::kAll || pos.InCheck()) return true;
+  if (q.mode == Mode::kChecks) return false;
+  Position* saved = pos_;
+  const Question saved_q = q_;
+  pos_ = &pos;
+  q_ = q;
+  const bool threat = Threatens();
+  pos_ = saved;
+  q_ = saved_q;
+  return threat;
+}
+
+// Initial numbers of the node at `ply` (already entered), searched to `depth`.
+void Prover::InitChild(int ply, uint16_t depth, Child* c) {
+  c->len = 0;
+  c->rep = kNoRep;
+  if (Repetition(ply, c)) return;
+  const bool attacker = attacker_[ply];
+  const Variant& v = pos_->variant();
+  int nmoves = -1;
+  if (!attacker || depth == 0) {
+    pos_->GenerateLegal(&scratch_);
+    nmoves = scratch_.size();
+    if (Terminal(nmoves, in_check_[ply], c)) return;
+  } else if (v.rules().win == WinCondition::kCaptureRoyal && Terminal(1, false, c)) {
+    return;
+  }
+  if (depth == 0 || (!attacker && depth == 1)) {  // no mate within the depth left
+    c->pn = kInf, c->dn = 0;
+    return;
+  }
+  if (v.rules().halfmove_draw > 0 && pos_->halfmove_clock() >= v.rules().halfmove_draw) {
+    c->pn = kInf, c->dn = 0, c->rep = kPathDep;  // the clock is not in the key
+    return;
+  }
+  if (ply >= kMaxPly) {
+    hit_ply_cap_ = true;
+    c->pn = kInf, c->dn = 0, c->rep = kPathDep;
+    return;
+  }
+  const TTProbe p = tt_->Probe(keys_[ply] ^ salt_, depth);
+  if (!p.proven && !p.disproven && tablebase_ && ProbeTablebase(depth, c)) return;
+  if (p.proven) {
+    c->pn = 0, c->dn = kInf, c->len = p.proof_len;
+    return;
+  }
+  if (p.disproven) {
+    c->pn = kInf, c->dn = 0;
+    return;
+  }
+  if (p.has_numbers) {
+    c->pn = Clamp(p.pn), c->dn = Clamp(p.dn);
+    return;
+  }
+  // Mobility: a defender with few replies is easy to mate.
+  c->pn = attacker ? 1 : static_cast<uint32_t>(std::max(1, nmoves));
+  c->dn = 1;
+}
+
+Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn) {
+  Position& pos = *pos_;
+  const bool or_node = attacker_[ply];
+  const uint64_t key = keys_[ply] ^ salt_;
+  const uint64_t nodes_before = budget_->nodes();
+  const uint16_t child_depth =
+      depth == kUnbounded ? kUnbounded : NormalizeDepth(static_cast<uint16_t>(depth - 1), !or_node);
+
+  // Expand.
+  MoveList& moves = lists_[ply];
+  std::vector<Child>& kids = children_[ply];
+  pos.GenerateLegal(&moves);
+  kids.clear();
+  for (Move m : moves) {
+    StateInfo st;
+    pos.DoMove(m, &st);
+    if (budget_->Tick()) aborted_ = true;
+    EnterPly(ply + 1, st);
+    if (or_node && !in_check_[ply + 1] && q_.mode != Mode::kAll &&
+        (q_.mode == Mode::kChecks || !Threatens())) {
+      pos.UndoMove(m, st);
+      continue;
+    }
+    Child c{m, 1, 1, 0, kNoRep};
+    InitChild(ply + 1, child_depth, &c);
+    pos.UndoMove(m, st);
+    kids.push_back(c);
+    // A decided child that decides this node and depends on nothing above it.
+    if ((or_node ? c.pn == 0 : c.dn == 0) && c.rep >= ply) break;
+  }
+
+  Result r{1, 1, 0, kNoRep};
+  uint32_t proof_move = 0;
+  if (kids.empty()) {
+    Child c{};
+    if (!Terminal(moves.size(), in_check_[ply], &c)) {  // moves but no checks: no consecutive-check mate
+      c.pn = kInf, c.dn = 0, c.len = 0, c.rep = kNoRep;
+    }
+    r = {c.pn, c.dn, c.len, c.rep};
+  }
+
+  while (!kids.empty()) {
+    // This node's numbers from its children.
+    uint32_t best_num = kInf, second = kInf, sum = 0;
+    int best = -1;
+    bool decided = false;
+    if (or_node) {
+      int proven = -1, disproven_all = 1;
+      int16_t rep_min = kNoRep;
+      for (int i = 0; i < static_cast<int>(kids.size()); ++i) {
+        const Child& c = kids[i];
+        if (c.pn == 0) {
+          // Prefer a proof that depends on nothing above, then the shorter.
+          if (proven < 0 || (c.rep >= ply && kids[proven].rep < ply) ||
+              ((c.rep >= ply) == (kids[proven].rep >= ply) && c.len < kids[proven].len))
+            proven = i;
+        }
+        if (c.dn != 0) disproven_all = 0;
+        rep_min = std::min(rep_min, c.rep);
+        if (c.pn < best_num) second = best_num, best_num = c.pn, best = i;
+        else if (c.pn < second) second = c.pn;
+        sum = SatAdd(sum, c.dn);
+      }
+      if (proven >= 0) {
+        r = {0, kInf, static_cast<uint16_t>(kids[proven].len + 1), kids[proven].rep};
+        proof_move = kids[proven].move.raw();
+        decided = true;
+      } else if (disproven_all) {
+        r = {kInf, 0, 0, rep_min};
+        decided = true;
+      } else {
+        r = {best_num, sum, 0, kNoRep};
+      }
+    } else {
+      int disproven = -1, proven_all = 1;
+      int16_t rep_min = kNoRep;
+      uint16_t len_max = 0;
+      for (int i = 0; i < static_cast<int>(kids.size()); ++i) {
+        const Child& c = kids[i];
+        if (c.dn == 0) {
+          if (disproven < 0 || c.rep > kids[disproven].rep) disproven = i;
+        }
+        if (c.pn != 0) proven_all = 0;
+        else len_max = std::max(len_max, c.len);
+        rep_min = std::min(rep_min, c.rep);
+        if (c.dn < best_num) second = best_num, best_num = c.dn, best = i;
+        else if (c.dn < second) second = c.dn;
+        sum = SatAdd(sum, c.pn);
+      }
+      if (disproven >= 0) {
+        r = {kInf, 0, 0, kids[disproven].rep};
+        decided = true;
+      } else if (proven_all) {
+        r = {0, kInf, static_cast<uint16_t>(len_max + 1), rep_min};
+        decided = true;
+      } else {
+        r = {sum, best_num, 0, kNoRep};
+      }
+    }
+    if (decided || r.pn >= thpn || r.dn >= thdn || aborted_ || Stop()) break;
+
+    // Descend into the most promising child.
+    Child& c = kids[best];
+    uint32_t child_thpn, child_thdn;
+    if (or_node) {
+      child_thpn = std::min(thpn, Widen(second));
+      child_thdn = thdn >= kInf ? kInf : SatAdd(thdn - r.dn, c.dn);
+    } else {
+      child_thdn = std::min(thdn, Widen(second));
+      child_thpn = thpn >= kInf ? kInf : SatAdd(thpn - r.pn, c.pn);
+    }
+    // The child must be able to move its numbers before it returns, or the
+    // loop would spin when numbers saturate.
+    child_thpn = std::max(child_thpn, c.pn >= kBig ? kInf : c.pn + 1);
+    child_thdn = std::max(child_thdn, c.dn >= kBig ? kInf : c.dn + 1);
+    StateInfo st;
+    pos.DoMove(c.move, &st);
+    EnterPly(ply + 1, st);
+    const Result cr = Mid(ply + 1, child_depth, child_thpn, child_thdn);
+    pos.UndoMove(c.move, st);
+    c.pn = cr.pn, c.dn = cr.dn, c.len = cr.len, c.rep = cr.rep;
+  }
+
+  const uint32_t work = static_cast<uint32_t>(std::min<uint64_t>(budget_->nodes() - nodes_before, 0xFFFFFFFFu));
+  if (r.pn == 0 || r.dn == 0) {
+    if (r.rep >= ply) {
+      if (r.pn == 0) tt_->StoreProof(key, r.len, proof_move, work);
+      else tt_->StoreDisproof(key, depth, work);
+    } else {
+      // Decided only on this path: a strong hint, not a fact.
+      tt_->StoreNumbers(key, depth, r.pn == 0 ? 1 : kBig, r.pn == 0 ? kBig : 1, work);
+    }
+  } else {
+    tt_->StoreNumbers(key, depth, r.pn, r.dn, work);
+  }
+  return r;
+}
+
+Answer Prover::Prove(Position& pos, const Question& q, uint64_t node_limit, double deadline_s) {
+  pos_ = &pos;
+  q_ = q;
+  salt_ = Salt(q);
+  aborted_ = false;
+  hit_ply_cap_ = false;
+  call_start_nodes_ = budget_->nodes();
+  call_node_limit_ = node_limit;
+  call_deadline_ = deadline_s;
+  Answer a;
+
+  keys_[0] = pos.key();
+  in_check_[0] = pos.InCheck();
+  attacker_[0] = pos.side_to_move() == q.attacker;
+  irreversible_[0] = 0;
+  const uint16_t depth = NormalizeDepth(q.depth, attacker_[0]);
+
+  const TTProbe p = tt_->Probe(keys_[0] ^ salt_, depth);
+  if (p.proven || p.disproven) {
+    a.status = p.proven ? ProofStatus::kProven : ProofStatus::kDisproven;
+    a.length = p.proven ? p.proof_len : -1;
+    return a;
+  }
+  Child root{};
+  root.rep = kNoRep;
+  pos.GenerateLegal(&scratch_);
+  if (Terminal(scratch_.size(), in_check_[0], &root)) {
+    a.status = root.pn == 0 ? ProofStatus::kProven : ProofStatus::kDisproven;
+    a.length = root.pn == 0 ? 0 : -1;
+    return a;
+  }
+  if (depth == 0) {
+    a.status = ProofStatus::kDisproven;
+    return a;
+  }
+  Result r{1, 1, 0, kNoRep};
+  while (!Stop()) {
+    r = Mid(0, depth, kInf, kInf);
+    if (r.pn == 0 || r.dn == 0) break;
+  }
+  a.nodes = budget_->nodes() - call_start_nodes_;
+  a.hit_ply_cap = hit_ply_cap_;
+  if (r.pn == 0) {
+    a.status = ProofStatus::kProven;
+    a.length = r.len;
+  } else if (r.dn == 0 && r.rep >= 0) {
+    a.status = ProofStatus::kDisproven;
+  }
+  return a;
+}
+
+}  // namespace canju::solver

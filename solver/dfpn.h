@@ -1,0 +1,166 @@
+// Depth-first proof-number search (df-pn, Nagai 2002) with the 1+ε
+// threshold trick (Pawlewicz & Lew 2007), a mobility heuristic for the
+// initial proof numbers, a transposition table shared by bounded and
+// unbounded searches, and repetition handling that follows the Asian rule
+// on perpetual check. Works for every variant: it only uses Position's
+// legal move generator and the variant's rule flags.
+//
+// A question is "does `attacker` force a win from here?" with two knobs:
+//   * mode: which attacker moves are tried (checks only, checks and
+//     threats, or all);
+//   * depth: the attacker must mate within that many plies (kUnbounded: no
+//     limit). Bounded searches give exact mate lengths (solver.cpp).
+// Repetition (a position seen earlier on the current path) is never a win
+// for the attacker, unless the defender is the only side that checked on
+// every move of the cycle and the variant makes perpetual check lose
+// (Xiangqi), in which case the defender must deviate and the cycle counts
+// as a win. Results that depend on a repetition with a position above the
+// node are path-dependent and are kept out of the table's facts (GHI).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "solver/oracle.h"
+#include "solver/tt.h"
+#include "variants/position.h"
+
+namespace canju::solver {
+
+// Which attacker moves the search tries. Restricting the attacker keeps
+// proofs sound; a disproof then only says "no win of this kind".
+enum class Mode : uint8_t {
+  kChecks,   // every attacker move checks (连将杀)
+  kThreats,  // checks, and quiet moves that threaten a mate by checks
+             // (after them a pass by the defender would lose to checks)
+  kAll,      // every legal move
+};
+
+struct Question {
+  Color attacker = kFirst;
+  Mode mode = Mode::kChecks;
+  uint16_t depth = kUnbounded;  // plies the attacker may use from the root
+};
+
+enum class ProofStatus : uint8_t { kProven, kDisproven, kUnknown };
+
+struct Answer {
+  ProofStatus status = ProofStatus::kUnknown;
+  int length = -1;   // when proven: plies to mate along the proof (an upper bound)
+  uint64_t nodes = 0;
+  bool hit_ply_cap = false;  // unknown because lines ran past the ply cap
+};
+
+// Node and time limits shared by every search of one solve.
+class Budget {
+ public:
+  // 0 = no limit. `stop` (optional) is polled with the clock.
+  Budget(uint64_t max_nodes, double max_seconds, const std::atomic<bool>* stop = nullptr);
+
+  // Counts one node; true once the budget is spent (sticky).
+  bool Tick() {
+    ++nodes_;
+    if ((nodes_ & 1023) == 0) Poll();
+    return exhausted_;
+  }
+  bool exhausted() const { return exhausted_; }
+  uint64_t nodes() const { return nodes_; }
+  double elapsed() const;
+  double seconds_left() const;  // infinity when unlimited
+  uint64_t nodes_left() const;  // ~0 when unlimited
+  // Checks the clock and the stop flag now.
+  void Poll();
+
+ private:
+  uint64_t max_nodes_;
+  double max_seconds_;
+  const std::atomic<bool>* stop_;
+  uint64_t nodes_ = 0;
+  bool exhausted_ = false;
+  std::chrono::steady_clock::time_point start_;
+};
+
+class Prover {
+ public:
+  static constexpr int kMaxPly = 240;
+
+  // `tablebase` (may be null) is probed at every new node whose material
+  // has a table; its values end the search there (not in checks-only
+  // searches, where a table win need not be a mate by checks).
+  Prover(TranspositionTable* tt, Budget* budget, const TablebaseOracle* tablebase = nullptr);
+
+  // Answers the question for `pos` (restored on return). `node_limit`
+  // (0 = none) caps this call on top of the shared budget; `deadline_s`
+  // (0 = none) caps it in seconds of the budget's clock.
+  Answer Prove(Position& pos, const Question& q, uint64_t node_limit = 0, double deadline_s = 0);
+
+  // What the table knows about `pos` for question `q`: the shortest proof
+  // length stored (kNoProof if none) and the deepest disproof.
+  void Facts(const Position& pos, const Question& q, uint16_t* proof_len, int16_t* disproof_depth,
+             Move* best = nullptr) const;
+
+  // The depth a node with this side to move really needs (mates end after
+  // an attacker move, so the parity of the depth is fixed).
+  static uint16_t NormalizeDepth(uint16_t depth, bool attacker_to_move);
+  static uint64_t Salt(const Question& q);
+
+  // Node cap of the checks-only search that tests a quiet move for a threat
+  // (Mode::kThreats). Undecided tests count as "no threat" this time; the
+  // table keeps their numbers, so the next visit goes further.
+  void set_threat_nodes(uint64_t n) { threat_nodes_ = n; }
+  // Whether the attacker may play the move that led to `pos` in mode `mode`
+  // (the attacker has just moved).
+  bool Allowed(Position& pos, const Question& q);
+
+ private:
+  struct Child {
+    Move move;
+    uint32_t pn, dn;
+    uint16_t len;
+    int16_t rep;
+  };
+  struct Result {
+    uint32_t pn, dn;
+    uint16_t len;
+    int16_t rep;
+  };
+
+  Result Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn);
+  void EnterPly(int ply, const StateInfo& st);  // after DoMove: fills the path arrays
+  void InitChild(int ply, uint16_t depth, Child* c);
+  bool Repetition(int ply, Child* c) const;
+  bool Terminal(int nmoves, bool in_check, Child* c) const;
+  bool Stop();
+
+  bool ProbeTablebase(uint16_t depth, Child* c) const;
+  bool Threatens();  // the attacker, to move again, mates by checks
+
+  TranspositionTable* tt_;
+  Budget* budget_;
+  const TablebaseOracle* tablebase_;
+  Position* pos_ = nullptr;
+  Question q_;
+  uint64_t salt_ = 0;
+  uint64_t call_start_nodes_ = 0, call_node_limit_ = 0;
+  double call_deadline_ = 0;
+  bool aborted_ = false;
+  bool hit_ply_cap_ = false;
+
+  // The current path: position keys, whether the side to move is in check,
+  // whether it is the attacker, and the ply of the last capture (positions
+  // before it cannot come back).
+  uint64_t keys_[kMaxPly + 2] = {};
+  bool in_check_[kMaxPly + 2] = {};
+  bool attacker_[kMaxPly + 2] = {};
+  int irreversible_[kMaxPly + 2] = {};
+  std::vector<std::vector<Child>> children_;
+  std::vector<MoveList> lists_;
+  MoveList scratch_;
+  std::unique_ptr<Prover> threat_prover_;
+  uint64_t threat_nodes_ = 300;
+};
+
+}  // namespace canju::solver

@@ -1,0 +1,453 @@
+#include "solver/solver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "solver/dfpn.h"
+#include "solver/tt.h"
+
+namespace canju {
+
+using solver::Answer;
+using solver::Budget;
+using solver::ProofStatus;
+using solver::Prover;
+using solver::Question;
+using solver::kUnbounded;
+using solver::kNoProof;
+using solver::kNoDisproof;
+using solver::Mode;
+
+const char* ProofKindName(ProofKind k) {
+  switch (k) {
+    case ProofKind::kChecks: return "checks";
+    case ProofKind::kThreats: return "threats";
+    case ProofKind::kBounded: return "full-width";
+    case ProofKind::kTablebase: return "tablebase";
+    case ProofKind::kTerminal: return "terminal";
+    default: return "none";
+  }
+}
+
+std::vector<Move> SolveResult::WinningFirstMoves() const {
+  std::vector<Move> out;
+  for (const FirstMove& f : first_moves)
+    if (f.result == Claim::kWin) out.push_back(f.move);
+  return out;
+}
+
+std::vector<Move> SolveResult::UndecidedFirstMoves() const {
+  std::vector<Move> out;
+  for (const FirstMove& f : first_moves)
+    if (f.result == Claim::kUnknown) out.push_back(f.move);
+  return out;
+}
+
+struct Solver::Impl {
+  SolveOptions opt;
+  solver::TranspositionTable tt;
+  std::unique_ptr<Budget> budget;
+  std::unique_ptr<Prover> prover;
+  // The question that decided the last Solve (winner, kind, depth bound).
+  Question decided{};
+  bool have_decided = false;
+
+  explicit Impl(const SolveOptions& o) : opt(o), tt(o.tt_bytes) { Reset(o.max_seconds, o.max_nodes); }
+
+  void Reset(double seconds, uint64_t nodes) {
+    budget = std::make_unique<Budget>(nodes, seconds, opt.stop);
+    prover = std::make_unique<Prover>(&tt, budget.get(), opt.tablebase);
+  }
+
+  // A share of what is left of the budget, as (node limit, deadline).
+  struct Slice {
+    uint64_t nodes = 0;
+    double deadline = 0;
+  };
+  Slice Share(double fraction) const {
+    Slice s;
+    const uint64_t nl = budget->nodes_left();
+    if (nl != ~uint64_t{0}) s.nodes = std::max<uint64_t>(1, static_cast<uint64_t>(nl * fraction));
+    const double sl = budget->seconds_left();
+    if (std::isfinite(sl)) s.deadline = budget->elapsed() + sl * fraction;
+    return s;
+  }
+
+  Answer Prove(Position& pos, const Question& q, double fraction) {
+    const Slice s = Share(fraction);
+    return prover->Prove(pos, q, s.nodes, s.deadline);
+  }
+
+  // The side to move has lost: mated, stalemated where that loses, or its
+  // royal piece captured.
+  static bool Lost(const Position& pos) {
+    const Variant& v = pos.variant();
+    if (v.rules().win == WinCondition::kCaptureRoyal && v.royal_kind() >= 0 && pos.royal_square(pos.side_to_move()) < 0)
+      return true;
+    MoveList replies;
+    pos.GenerateLegal(&replies);
+    return replies.empty() && (pos.InCheck() || v.rules().stalemate == Outcome::kLoss);
+  }
+
+  static int MinMate(bool attacker_to_move) { return attacker_to_move ? 1 : 2; }
+
+  // Tightens an upper bound `upper` of the mate length for q.attacker from
+  // pos to the shortest, by bounded searches two plies shorter each time.
+  int Tighten(Position& pos, Question q, int upper, bool* exact, double fraction = 1.0) {
+    *exact = false;
+    const bool atm = pos.side_to_move() == q.attacker;
+    int best = upper;
+    const uint16_t cap = q.depth;
+    for (;;) {
+      if (best - 2 < MinMate(atm)) {
+        *exact = true;
+        break;
+      }
+      uint16_t pl;
+      int16_t dd;
+      prover->Facts(pos, {q.attacker, q.mode, kUnbounded}, &pl, &dd);
+      if (dd != kNoDisproof && dd >= best - 2) {
+        *exact = true;
+        break;
+      }
+      q.depth = static_cast<uint16_t>(std::min<int>(best - 2, cap));
+      const Answer a = Prove(pos, q, fraction);
+      if (a.status == ProofStatus::kProven) {
+        best = std::min(best - 2, a.length);
+      } else {
+        *exact = a.status == ProofStatus::kDisproven;
+        break;
+      }
+      if (budget->exhausted()) break;
+    }
+    return best;
+  }
+
+  // Distance for the decided question's winner; see Solver::Distance.
+  int Distance(Position& pos, bool* exact, double fraction = 1.0) {
+    *exact = false;
+    if (!have_decided) return -2;
+    Question q = decided;
+    uint16_t pl;
+    int16_t dd;
+    prover->Facts(pos, q, &pl, &dd);
+    int upper;
+    if (pl != kNoProof && pl <= q.depth) {
+      upper = pl;
+    } else {
+      const Answer a = Prove(pos, q, fraction);
+      if (a.status == ProofStatus::kDisproven) return -1;
+      if (a.status != ProofStatus::kProven) return -2;
+      upper = a.length;
+    }
+    return Tighten(pos, q, upper, exact, fraction);
+  }
+
+  // The best line from pos when its distance is exactly `plies`.
+  std::vector<Move> BestLine(Position pos, int plies) {
+    std::vector<Move> line;
+    if (!have_decided) return line;
+    Question q = decided;
+    int d = plies;
+    MoveList moves;
+    while (d > 0 && !budget->exhausted()) {
+      const bool atm = pos.side_to_move() == q.attacker;
+      pos.GenerateLegal(&moves);
+      Move chosen;
+      // Facts first (cheap), then searches.
+      for (int pass = 0; pass < 2 && chosen.is_none(); ++pass) {
+        for (Move m : moves) {
+          StateInfo st;
+          pos.DoMove(m, &st);
+          bool ok = false;
+          if (atm && !prover->Allowed(pos, q)) {
+            pos.UndoMove(m, st);
+            continue;
+          }
+          if (d == 1) {
+            ok = Lost(pos);  // the mating move
+          } else if (atm) {
+            // A move after which the defender is mated within d-1.
+            uint16_t pl;
+            int16_t dd;
+            prover->Facts(pos, q, &pl, &dd);
+            if (pl != kNoProof && static_cast<int>(pl) <= d - 1) ok = true;
+            else if (pass == 1) {
+              Question qb = q;
+              qb.depth = static_cast<uint16_t>(d - 1);
+              ok = Prove(pos, qb, 0.5).status == ProofStatus::kProven;
+            }
+          } else {
+            // The longest resistance: no mate within d-3 after it.
+            uint16_t pl;
+            int16_t dd;
+            prover->Facts(pos, q, &pl, &dd);
+            if (d - 3 < 1 || (dd != kNoDisproof && dd >= d - 3)) ok = true;
+            else if (pass == 1 && (pl == kNoProof || static_cast<int>(pl) > d - 3)) {
+              Question qb = q;
+              qb.depth = static_cast<uint16_t>(d - 3);
+              ok = Prove(pos, qb, 0.5).status == ProofStatus::kDisproven;
+            }
+          }
+          pos.UndoMove(m, st);
+          if (ok) {
+            chosen = m;
+            break;
+          }
+        }
+      }
+      if (chosen.is_none()) break;
+      line.push_back(chosen);
+      StateInfo st;
+      pos.DoMove(chosen, &st);
+      --d;
+    }
+    return line;
+  }
+
+  SolveResult Run(const Position& root_in);
+  bool SolveByTablebase(Position& pos, SolveResult* r);
+  void FindCooks(Position& pos, SolveResult* r);
+};
+
+bool Solver::Impl::SolveByTablebase(Position& pos, SolveResult* r) {
+  TablebaseValue tv;
+  if (!opt.tablebase || !opt.tablebase->Probe(pos, &tv) || tv.result == Claim::kUnknown) return false;
+  r->result = tv.result;
+  r->proof = ProofKind::kTablebase;
+  r->mate_plies = tv.dtm;
+  r->mate_exact = tv.dtm >= 0;
+  // Best play by the tables: the winner keeps the distance falling by one,
+  // the loser too (longest resistance); a draw has no line.
+  Position p = pos;
+  int d = tv.dtm;
+  Claim side = tv.result;  // for the side to move at p
+  MoveList moves;
+  while (side != Claim::kDraw && d > 0) {
+    p.GenerateLegal(&moves);
+    Move chosen;
+    for (Move m : moves) {
+      StateInfo st;
+      p.DoMove(m, &st);
+      TablebaseValue cv;
+      bool ok = false;
+      if (opt.tablebase->Probe(p, &cv)) {
+        const Claim want = side == Claim::kWin ? Claim::kLoss : Claim::kWin;
+        ok = cv.result == want && cv.dtm == d - 1;
+      }
+      p.UndoMove(m, st);
+      if (ok) {
+        chosen = m;
+        break;
+      }
+    }
+    if (chosen.is_none()) break;
+    r->pv.push_back(chosen);
+    StateInfo st;
+    p.DoMove(chosen, &st);
+    side = side == Claim::kWin ? Claim::kLoss : Claim::kWin;
+    --d;
+  }
+  if (tv.result == Claim::kWin) {
+    pos.GenerateLegal(&moves);
+    for (Move m : moves) {
+      StateInfo st;
+      pos.DoMove(m, &st);
+      TablebaseValue cv;
+      if (opt.tablebase->Probe(pos, &cv) && cv.result == Claim::kLoss) {
+        FirstMove f{m, Claim::kWin, cv.dtm >= 0 ? cv.dtm + 1 : -1};
+        if (!r->pv.empty() && m == r->pv[0]) r->first_moves.insert(r->first_moves.begin(), f);
+        else r->first_moves.push_back(f);
+      }
+      pos.UndoMove(m, st);
+    }
+    r->cooks_scope = 2;
+  }
+  r->note = "decided by the endgame tables";
+  return true;
+}
+
+void Solver::Impl::FindCooks(Position& pos, SolveResult* r) {
+  const Question q = decided;
+  MoveList moves;
+  pos.GenerateLegal(&moves);
+  std::vector<Move> candidates;
+  for (Move m : moves) {
+    if (!r->pv.empty() && m == r->pv[0]) continue;
+    StateInfo st;
+    pos.DoMove(m, &st);
+    const bool allowed = prover->Allowed(pos, q);
+    pos.UndoMove(m, st);
+    if (allowed) candidates.push_back(m);
+  }
+  r->cooks_scope = q.mode == Mode::kChecks ? 1 : q.mode == Mode::kThreats ? 2 : 3;
+  if (!r->pv.empty()) r->first_moves.push_back({r->pv[0], Claim::kWin, r->mate_plies});
+  // Each candidate gets an equal share of what is left; the ones decided
+  // early leave their share to the rest.
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const Move m = candidates[i];
+    StateInfo st;
+    pos.DoMove(m, &st);
+    Answer a;
+    if (!budget->exhausted()) a = Prove(pos, q, 1.0 / static_cast<double>(candidates.size() - i));
+    pos.UndoMove(m, st);
+    if (a.status == ProofStatus::kProven)
+      r->first_moves.push_back({m, Claim::kWin, a.length + 1});
+    else if (a.status == ProofStatus::kUnknown)
+      r->first_moves.push_back({m, Claim::kUnknown, -1});
+  }
+  // Winning moves first (the PV's first), then undecided ones.
+  std::stable_sort(r->first_moves.begin(), r->first_moves.end(), [](const FirstMove& a, const FirstMove& b) {
+    return (a.result == Claim::kWin) > (b.result == Claim::kWin);
+  });
+}
+
+SolveResult Solver::Impl::Run(const Position& root_in) {
+  SolveResult r;
+  have_decided = false;
+  Position pos = root_in;
+  const Color us = pos.side_to_move(), them = ~us;
+  std::ostringstream note;
+
+  // Already over?
+  {
+    MoveList moves;
+    pos.GenerateLegal(&moves);
+    if (moves.empty()) {
+      r.proof = ProofKind::kTerminal;
+      const bool check = pos.InCheck();
+      const Outcome o = check ? Outcome::kLoss : pos.variant().rules().stalemate;
+      r.result = o == Outcome::kWin ? Claim::kWin : o == Outcome::kLoss ? Claim::kLoss : Claim::kDraw;
+      r.mate_plies = r.result == Claim::kLoss ? 0 : -1;
+      r.mate_exact = true;
+      r.note = check ? "the side to move is checkmated" : "the side to move has no legal move";
+      return r;
+    }
+  }
+  if (SolveByTablebase(pos, &r)) return r;
+
+  bool won = false, lost = false;
+  int length = -1;
+  auto decide = [&](const Question& q, const Answer& a, ProofKind kind) {
+    if (a.status != ProofStatus::kProven) return false;
+    (q.attacker == us ? won : lost) = true;
+    length = a.length;
+    decided = q;
+    r.proof = kind;
+    return true;
+  };
+
+  // 1. Consecutive checks: cheap, and what most compositions are.
+  const Answer c = Prove(pos, {us, Mode::kChecks, kUnbounded}, opt.checks_only ? 1.0 : 0.3);
+  if (!decide({us, Mode::kChecks, kUnbounded}, c, ProofKind::kChecks)) {
+    if (c.status == ProofStatus::kDisproven) note << "no mate by consecutive checks; ";
+    else note << "consecutive checks undecided" << (c.hit_ply_cap ? " (lines past the ply cap)" : "") << "; ";
+  }
+
+  int searched_win = -1, searched_loss = -1;
+  if (!won && !opt.checks_only) {
+    // 2. Checks and quiet moves that threaten a mate by checks.
+    const Answer t = Prove(pos, {us, Mode::kThreats, kUnbounded}, 0.6);
+    if (!decide({us, Mode::kThreats, kUnbounded}, t, ProofKind::kThreats)) {
+      if (t.status == ProofStatus::kDisproven) note << "no mate by checks and threats; ";
+    }
+  }
+  if (!won && !opt.checks_only) {
+    // 3. Does the opponent mate by checks whatever the side to move does?
+    decide({them, Mode::kChecks, kUnbounded}, Prove(pos, {them, Mode::kChecks, kUnbounded}, 0.1), ProofKind::kChecks);
+    // 4. Full width within a growing depth bound, for the side to move (odd
+    // depths) and for the opponent (even depths: the side to move loses).
+    for (int depth = 1; !won && !lost && depth <= opt.max_general_depth && !budget->exhausted(); depth += 2) {
+      const Question w{us, Mode::kAll, static_cast<uint16_t>(depth)};
+      const Answer wa = Prove(pos, w, 0.6);
+      if (decide(w, wa, ProofKind::kBounded) || wa.status != ProofStatus::kDisproven) break;
+      searched_win = depth;
+      const Question l{them, Mode::kAll, static_cast<uint16_t>(depth + 1)};
+      const Answer la = Prove(pos, l, 0.6);
+      if (decide(l, la, ProofKind::kBounded) || la.status != ProofStatus::kDisproven) break;
+      searched_loss = depth + 1;
+    }
+    if (!won && !lost) {
+      if (searched_win > 0) note << "no win within " << searched_win << " plies; ";
+      if (searched_loss > 0) note << "no loss within " << searched_loss << " plies; ";
+    }
+  }
+
+  if (won || lost) {
+    have_decided = true;
+    r.result = won ? Claim::kWin : Claim::kLoss;
+    r.mate_plies = length;
+    if (opt.shortest) {
+      bool exact = false;
+      r.mate_plies = Tighten(pos, decided, length, &exact, 0.6);
+      r.mate_exact = exact;
+      if (exact) r.pv = BestLine(pos, r.mate_plies);
+      if (!exact) note << "shortest mate not proved within the budget (" << r.mate_plies << " plies is an upper bound); ";
+      else if (static_cast<int>(r.pv.size()) != r.mate_plies) note << "principal variation cut short by the budget; ";
+    }
+    if (r.proof == ProofKind::kBounded) r.no_mate_within = r.mate_exact ? r.mate_plies - 2 : searched_win;
+    if (won && r.proof != ProofKind::kBounded && !opt.checks_only && r.mate_plies > 1) {
+      // A shorter mate that is not all checks and threats? Full width, cheap depths only.
+      const int limit = std::min(r.mate_plies - 2, opt.max_general_depth);
+      for (int depth = 1; depth <= limit && !budget->exhausted(); depth += 2) {
+        const Question w{us, Mode::kAll, static_cast<uint16_t>(depth)};
+        const Answer wa = Prove(pos, w, 0.2);
+        if (wa.status == ProofStatus::kProven) {
+          decided = w;
+          r.proof = ProofKind::kBounded;
+          r.mate_plies = depth;
+          r.mate_exact = true;
+          r.pv = BestLine(pos, depth);
+          r.no_mate_within = depth - 2;
+          break;
+        }
+        if (wa.status != ProofStatus::kDisproven) break;
+        r.no_mate_within = depth;
+      }
+    }
+    if (won && opt.cooks) FindCooks(pos, &r);
+    if (won && opt.cooks && !r.UndecidedFirstMoves().empty())
+      note << r.UndecidedFirstMoves().size() << " first move(s) undecided within the budget; ";
+  }
+
+  if (r.result == Claim::kUnknown && budget->exhausted()) note << "budget spent";
+  r.note = note.str();
+  while (!r.note.empty() && (r.note.back() == ' ' || r.note.back() == ';')) r.note.pop_back();
+  return r;
+}
+
+Solver::Solver(const SolveOptions& options) : impl_(std::make_unique<Impl>(options)) {}
+Solver::~Solver() = default;
+
+SolveResult Solver::Solve(const Position& pos) {
+  impl_->Reset(impl_->opt.max_seconds, impl_->opt.max_nodes);
+  SolveResult r = impl_->Run(pos);
+  r.nodes = impl_->budget->nodes();
+  r.seconds = impl_->budget->elapsed();
+  return r;
+}
+
+int Solver::Distance(const Position& pos, bool* exact) {
+  Position p = pos;
+  return impl_->Distance(p, exact);
+}
+
+std::vector<Move> Solver::BestLine(const Position& pos, int plies) { return impl_->BestLine(pos, plies); }
+
+bool Solver::WinnerToMove(const Position& pos) const {
+  return impl_->have_decided && pos.side_to_move() == impl_->decided.attacker;
+}
+
+void Solver::ResetBudget(double seconds, uint64_t nodes) { impl_->Reset(seconds, nodes); }
+bool Solver::BudgetExhausted() const { return impl_->budget->exhausted(); }
+uint64_t Solver::nodes() const { return impl_->budget->nodes(); }
+double Solver::seconds() const { return impl_->budget->elapsed(); }
+
+SolveResult Solve(const Position& pos, const SolveOptions& options) {
+  Solver s(options);
+  return s.Solve(pos);
+}
+
+}  // namespace canju

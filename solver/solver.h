@@ -1,0 +1,119 @@
+// The puzzle solver: decides a position (win / loss / unknown for the side
+// to move) within a node and time budget, and for a decided position finds
+// the shortest mate, the principal variation with the longest resistance and
+// every other winning first move (cooks). Algorithm and rules: docs/solver.md.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "puzzles/record.h"
+#include "solver/oracle.h"
+#include "variants/position.h"
+
+namespace canju {
+
+namespace solver {
+class Prover;
+}  // namespace solver
+
+struct SolveOptions {
+  bool checks_only = false;     // only mates by consecutive checks (连将杀)
+  uint64_t max_nodes = 0;       // 0 = no limit
+  double max_seconds = 10;      // 0 = no limit
+  size_t tt_bytes = size_t{64} << 20;
+  bool shortest = true;         // tighten to the shortest mate and give the PV
+  bool cooks = true;            // try every other first move
+  // Deepest full-width search (plies) tried for wins that are not all checks.
+  int max_general_depth = 15;
+  const std::atomic<bool>* stop = nullptr;  // set from another thread to stop
+  const TablebaseOracle* tablebase = nullptr;  // not owned; may be null
+};
+
+// How a result was proved.
+enum class ProofKind : uint8_t {
+  kNone,
+  kChecks,      // consecutive checks (every attacker move checks)
+  kThreats,     // checks and quiet moves that threaten a mate by checks
+  kBounded,     // full-width search within a depth bound
+  kTablebase,   // the root's material has a table
+  kTerminal,    // the position is already mate / stalemate
+};
+const char* ProofKindName(ProofKind k);
+
+// A first move and what is known about it.
+struct FirstMove {
+  Move move;
+  Claim result = Claim::kUnknown;  // for the side making the move; kUnknown: undecided
+  int mate_plies = -1;             // upper bound from the proof (not tightened)
+};
+
+struct SolveResult {
+  Claim result = Claim::kUnknown;  // for the side to move
+  ProofKind proof = ProofKind::kNone;
+  // Win: plies until the opponent is mated (odd); loss: plies until the side
+  // to move is mated (even); -1 when unknown or not a mate.
+  int mate_plies = -1;
+  // mate_plies is the shortest of its kind: among consecutive-check mates for
+  // ProofKind::kChecks, among mates made of checks and threats for kThreats,
+  // among all mates for kBounded / kTablebase.
+  bool mate_exact = false;
+  // No mate of any kind within this many plies (full-width search); when it
+  // is mate_plies - 2, mate_plies is the shortest of all mates. -1: not searched.
+  int no_mate_within = -1;
+  std::vector<Move> pv;              // best play: shortest mate, longest resistance
+  std::vector<FirstMove> first_moves;  // winning first moves (pv[0] first), then undecided ones
+  // Which first moves were tried for cooks: 0 none, 1 checks, 2 checks and
+  // threats, 3 all (within the depth bound that proved the root).
+  int cooks_scope = 0;
+  std::string note;                  // what was proved and what the budget left open
+  uint64_t nodes = 0;
+  double seconds = 0;
+
+  std::vector<Move> WinningFirstMoves() const;
+  std::vector<Move> UndecidedFirstMoves() const;
+};
+
+// A solver keeps its transposition table across calls on related positions
+// (the verifier asks about every position of a book line).
+class Solver {
+ public:
+  explicit Solver(const SolveOptions& options);
+  ~Solver();
+  Solver(const Solver&) = delete;
+  Solver& operator=(const Solver&) = delete;
+
+  // Decides `pos` within the options' budget (counted from this call).
+  SolveResult Solve(const Position& pos);
+
+  // After Solve decided a win or a loss: the distance to mate of another
+  // position for the same winner and kind of proof (consecutive checks or
+  // full width within the bound that proved the root). Returns plies to mate
+  // (even when the loser is to move, odd otherwise), -1 when the winner has
+  // no such win from there (proved), -2 when the budget ran out. *exact tells
+  // whether the value is the shortest (otherwise an upper bound).
+  int Distance(const Position& pos, bool* exact);
+  // A best line from `pos` whose Distance is exactly `plies`.
+  std::vector<Move> BestLine(const Position& pos, int plies);
+  // Whether the last solve's winner is the side to move in `pos`.
+  bool WinnerToMove(const Position& pos) const;
+
+  // Starts a new budget of `seconds` / `nodes` (0 = none) for the calls that
+  // follow (Solve starts its own).
+  void ResetBudget(double seconds, uint64_t nodes);
+  bool BudgetExhausted() const;
+  uint64_t nodes() const;
+  double seconds() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// One-shot convenience wrapper.
+SolveResult Solve(const Position& pos, const SolveOptions& options);
+
+}  // namespace canju

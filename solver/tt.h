@@ -1,0 +1,78 @@
+// Transposition table of the proof-number search.
+//
+// One entry per position (salted by the question asked: which side attacks,
+// checks only or not) keeps two kinds of knowledge side by side:
+//   * exact facts: "mate within proof_len plies" and "no mate within
+//     disproof_depth plies" (kUnbounded: no mate at all). Both stay true
+//     whatever depth a later search asks about, so a bounded search reuses
+//     what an unbounded one proved and the other way round;
+//   * the proof and disproof numbers of the last search at `depth`, a
+//     heuristic only reused by a search at the same depth.
+// Facts that depend on the path (a repetition with a position above the
+// node) are never stored as facts; see dfpn.cpp.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace canju::solver {
+
+// Remaining depth of an unbounded search; larger than any real depth.
+constexpr uint16_t kUnbounded = 0x7FFF;
+constexpr uint16_t kNoProof = 0xFFFF;     // proof_len when no proof is known
+constexpr int16_t kNoDisproof = -1;       // disproof_depth when none is known
+
+struct TTEntry {
+  uint64_t key = 0;
+  uint32_t pn = 0, dn = 0;        // heuristic numbers at `depth`
+  uint32_t work = 0;              // nodes spent below (replacement priority)
+  uint32_t best = 0;              // raw move that proves it (OR node), 0 if none
+  uint16_t proof_len = kNoProof;  // mate within this many plies
+  int16_t disproof_depth = kNoDisproof;  // no mate within this many plies
+  uint16_t depth = 0;             // depth at which pn/dn were measured
+  uint16_t used = 0;              // 1 when the slot holds a position
+};
+static_assert(sizeof(TTEntry) == 32, "TT entries are packed to 32 bytes");
+
+// What a probe tells the search.
+struct TTProbe {
+  bool found = false;
+  bool proven = false;      // a proof no longer than the depth asked
+  bool disproven = false;   // a disproof at least as deep as the depth asked
+  uint16_t proof_len = kNoProof;
+  uint32_t pn = 1, dn = 1;  // heuristic numbers (only if found at the same depth)
+  bool has_numbers = false;
+  uint32_t best = 0;
+};
+
+class TranspositionTable {
+ public:
+  // Size in bytes (rounded down to a power of two of buckets, at least 64 KiB).
+  explicit TranspositionTable(size_t bytes = size_t{64} << 20);
+
+  void Clear();
+  TTProbe Probe(uint64_t key, uint16_t depth) const;
+  // Known proof length (kNoProof if none) and disproof depth of a position.
+  void Facts(uint64_t key, uint16_t* proof_len, int16_t* disproof_depth, uint32_t* best) const;
+
+  // Records heuristic numbers measured at `depth`.
+  void StoreNumbers(uint64_t key, uint16_t depth, uint32_t pn, uint32_t dn, uint32_t work);
+  // Records a proof of length `len` (keeps the shorter one) and its move.
+  void StoreProof(uint64_t key, uint16_t len, uint32_t best_move, uint32_t work);
+  // Records "no mate within `depth` plies" (keeps the deeper one).
+  void StoreDisproof(uint64_t key, uint16_t depth, uint32_t work);
+
+  size_t entries() const { return table_.size(); }
+  // Slots in use, per thousand (sampled).
+  int Hashfull() const;
+
+ private:
+  static constexpr int kBucket = 4;
+  TTEntry* Find(uint64_t key) const;
+  TTEntry* Slot(uint64_t key);  // the entry for key, or the one to replace
+  std::vector<TTEntry> table_;
+  size_t mask_ = 0;  // bucket count - 1
+};
+
+}  // namespace canju::solver

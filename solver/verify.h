@@ -1,0 +1,57 @@
+// The verifier: checks a Record's claimed result with the solver, lists the
+// cooks and audits the book's main line against best play. How to read a
+// verdict: docs/solver.md.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "puzzles/record.h"
+#include "solver/solver.h"
+#include "variants/status.h"
+
+namespace canju {
+
+struct VerifyOptions {
+  SolveOptions solve;      // budget per puzzle (max_seconds / max_nodes cover everything)
+  bool audit_book = true;  // compare the book's main line with best play
+  // Share of the budget the solve may use before the audit starts (the audit
+  // takes what is left).
+  double solve_share = 0.8;
+};
+
+// Where the book's main line departs from best play.
+struct BookDeparture {
+  enum class Kind {
+    kIllegal,           // the move is not legal there (the line stops)
+    kThrowsWin,         // a winner's move after which the win is gone (of the proved kind)
+    kLengthens,         // a winner's move that makes the mate longer
+    kShortens,          // a loser's move that is not the longest resistance
+    kUndecided,         // the budget could not tell
+    kStopsEarly,        // the line ends before mate
+  };
+  Kind kind = Kind::kUndecided;
+  int ply = 0;              // 0-based index of the move in the main line
+  std::string move;         // coordinate move as the book gives it
+  std::string human;        // the variant's human notation (Chinese for Xiangqi)
+  int best_plies = -1;      // distance to mate before the move, best play
+  int book_plies = -1;      // distance to mate after the book's move, plus one (-1: no win)
+  std::string text;         // one readable line
+};
+
+struct VerifyReport {
+  Verdict verdict;          // what goes into the store
+  SolveResult solve;        // the solver's full answer
+  std::vector<BookDeparture> book;
+  bool book_audited = false;   // the main line was compared (completely when true)
+  int book_plies = 0;          // length of the book's main line
+};
+
+// Verifies one record. Returns non-OK (and a verdict saying why, unproven)
+// when the record's position cannot be read; otherwise OK whatever the verdict.
+Status VerifyRecord(const Record& record, const VerifyOptions& options, VerifyReport* out);
+
+// Name and version written into Verdict::solver.
+const char* SolverVersion();
+
+}  // namespace canju
