@@ -87,7 +87,8 @@ case "${1:-help}" in
       [ -x "$f" ] || continue
       echo "== $(basename "$f") ($secs s)"
       corpus="$ROOT/build-fuzz/corpus/$(basename "$f")"; mkdir -p "$corpus"
-      "$f" -max_total_time="$secs" -timeout=5 "$corpus" "$ROOT/tests/fuzz/seeds/$(basename "$f")" 2>&1 | tail -n 2
+      UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
+        "$f" -max_total_time="$secs" -timeout=5 "$corpus" "$ROOT/tests/fuzz/seeds/$(basename "$f")" 2>&1 | tail -n 2
     done
     ;;
   *)

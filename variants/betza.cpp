@@ -143,7 +143,7 @@ Status ParseBetza(const std::string& text, std::vector<Atom>* atoms) {
     }
     int range = 0;
     if (i < n && std::isdigit(static_cast<unsigned char>(text[i]))) {
-      while (i < n && std::isdigit(static_cast<unsigned char>(text[i]))) range = range * 10 + (text[i++] - '0');
+      while (i < n && std::isdigit(static_cast<unsigned char>(text[i]))) range = std::min(range * 10 + (text[i++] - '0'), 1000);
       if (range <= 0 || range > 15)
         return Status::InvalidArgument("movement '" + text + "': range must be 1..15");
       if (!rider) {

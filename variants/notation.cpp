@@ -718,7 +718,7 @@ Status ParseSan(const Position& pos, const std::string& text, Move* out) {
       from_file = c - 'a';
     } else if (std::isdigit(static_cast<unsigned char>(c)) && from_rank < 0) {
       int r = 0;
-      while (j < d && std::isdigit(static_cast<unsigned char>(t[j]))) r = r * 10 + (t[j++] - '0');
+      while (j < d && std::isdigit(static_cast<unsigned char>(t[j]))) r = std::min(r * 10 + (t[j++] - '0'), 1000);
       --j;
       from_rank = r - (v.notation() == NotationStyle::kXiangqi ? 0 : 1);
       if (from_rank < 0 || from_rank >= v.ranks())

@@ -76,7 +76,7 @@ static bool ParseSquareList(const std::string& text, int files, int ranks, Squar
       *f = w[0] - 'a';
       int rank = 0;
       for (size_t i = 1; i < w.size(); ++i) {
-        if (!std::isdigit(static_cast<unsigned char>(w[i]))) return false;
+        if (!std::isdigit(static_cast<unsigned char>(w[i])) || i > 3) return false;  // ranks 1..16
         rank = rank * 10 + (w[i] - '0');
       }
       *r = rank - 1;
