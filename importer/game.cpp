@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "importer/text.h"
 #include "variants/placement.h"
 #include "variants/registry.h"
 
@@ -125,8 +126,10 @@ Status ResolveCoordinates(const Position& pos, const RawNode& node, Move* out) {
 void AddIssue(ReadResult* out, const std::string& file, std::string where, std::string reason, bool fatal) {
   ImportIssue issue;
   issue.file = file;
-  issue.where = std::move(where);
-  issue.reason = std::move(reason);
+  // Messages quote the input, sometimes one byte of a character (the FEN
+  // parser's "unknown piece"): keep them valid UTF-8 for JSON and pages.
+  issue.where = text::SanitizeUtf8(where);
+  issue.reason = text::SanitizeUtf8(reason);
   issue.fatal = fatal;
   out->issues.push_back(std::move(issue));
 }
@@ -207,7 +210,7 @@ void FinishGame(GameDraft&& draft, const std::string& file, ReadResult* out, con
   Status st = placement_ok ? Position::FromFen(v, rec.fen, &pos) : Status::InvalidArgument(placement_error);
   if (!st.ok()) {
     int moves = static_cast<int>(draft.tree.size()) - 1;
-    std::string reason = "start position rejected: " + st.message();
+    std::string reason = text::SanitizeUtf8("start position rejected: " + st.message());
     rec.tags[kImportErrorTag] = reason;
     AddIssue(out, file, draft.where,
              reason + " (" + rec.fen + "); the record is kept as broken" +

@@ -63,22 +63,21 @@ std::string NormalizeMoveText(const std::string& m) {
 }
 
 // Adds a line of moves under the root, sharing the prefix it has in common
-// with lines already added. Returns true when the whole line was already there.
-bool AddLine(RawTree* tree, const std::vector<std::string>& moves) {
+// with lines already added (`index`: (parent, normalised move) -> child).
+// Returns true when the whole line was already there.
+using ChildIndex = std::map<std::pair<int, std::string>, int>;
+bool AddLine(RawTree* tree, ChildIndex* index, const std::vector<std::string>& moves) {
   int at = RawTree::kRoot;
   bool existed = true;
   for (const std::string& m : moves) {
-    std::string key = NormalizeMoveText(m);
-    int next = -1;
-    for (int c : (*tree)[at].children)
-      if (NormalizeMoveText((*tree)[c].text) == key) next = c;
-    if (next < 0) {
+    auto [it, inserted] = index->emplace(std::make_pair(at, NormalizeMoveText(m)), -1);
+    if (inserted) {
       RawNode n;
       n.text = m;
-      next = tree->Add(at, std::move(n));
+      it->second = tree->Add(at, std::move(n));
       existed = false;
     }
-    at = next;
+    at = it->second;
   }
   return existed && !moves.empty();
 }
@@ -119,6 +118,7 @@ Status ReadLineList(const std::string& name, std::string_view data, ReadResult* 
     int first_line = 0;
     GameDraft draft;
     std::map<std::string, int> seen;  // normalised line -> line number
+    ChildIndex children;
   };
   std::vector<Group> groups;
   int lines_read = 0;
@@ -158,7 +158,7 @@ Status ReadLineList(const std::string& name, std::string_view data, ReadResult* 
                "duplicate: repeats line " + std::to_string(it->second) + " (same title, position and moves)");
       continue;
     }
-    AddLine(&g.draft.tree, moves);
+    AddLine(&g.draft.tree, &g.children, moves);
   }
   const bool several = groups.size() > 1;
   int n = 0;
@@ -257,7 +257,7 @@ Status ReadFenList(const std::string& name, std::string_view data, ReadResult* o
     };
     std::string placement, tok;
     if (!next_token(&placement) || !LooksLikePlacement(placement)) {
-      AddIssue(out, name, where, "not a FEN: '" + line.substr(0, 60) + "'", true);
+      AddIssue(out, name, where, "not a FEN: '" + text::Prefix(line, 60) + "'", true);
       continue;
     }
     GameDraft d;
@@ -321,7 +321,8 @@ Status ReadFenList(const std::string& name, std::string_view data, ReadResult* o
         } else if (code == "result") {
           d.claims.push_back(meta::ClaimFromPgnResult(arg));
         } else if (code == "pv") {
-          AddLine(&d.tree, SplitMoves(arg));
+          ChildIndex index;
+          AddLine(&d.tree, &index, SplitMoves(arg));
         } else if (code == "tag") {
           size_t eq = arg.find('=');
           if (eq != std::string::npos) d.record.tags[arg.substr(0, eq)] = arg.substr(eq + 1);

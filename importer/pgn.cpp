@@ -1,6 +1,7 @@
 // PGN (xqbase convention) and the tagged FEN blocks of shiqingyaqu551.fen,
 // which are PGN tag sections without moves.
 #include <cctype>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,7 @@ class PgnParser {
     games_.back().first_line = line_;
     stack_.assign(1, Frame{RawTree::kRoot, -1});
     pending_comment_.clear();
+    tag_names_.clear();
     in_movetext_ = false;
     ended_ = false;
   }
@@ -149,7 +151,7 @@ class PgnParser {
       }
       value = v;
     } else {
-      AddIssue(out_, name_, Where(), "tag '" + text::Trim(body).substr(0, 40) + "' has no quoted value");
+      AddIssue(out_, name_, Where(), "tag '" + text::Prefix(text::Trim(body), 40) + "' has no quoted value");
     }
     if (key.empty()) {
       AddIssue(out_, name_, Where(), "tag without a name ignored");
@@ -157,9 +159,8 @@ class PgnParser {
     }
     // A tag after moves, or one the game already has, starts the next game
     // (tag-only games such as FEN blocks have no movetext in between).
-    bool repeated = false;
-    for (const auto& [k, v] : game().tags) repeated |= Lower(k) == Lower(key);
-    if (in_movetext_ || repeated) StartGame();
+    if (in_movetext_ || tag_names_.count(Lower(key))) StartGame();
+    tag_names_.insert(Lower(key));
     game().tags.emplace_back(key, value);
   }
 
@@ -234,7 +235,7 @@ class PgnParser {
     if (w.empty() || w == "..") return;
     in_movetext_ = true;
     if (ended_) {
-      AddIssue(out_, name_, Where(), "text after the result ignored: '" + w.substr(0, 40) + "'");
+      AddIssue(out_, name_, Where(), "text after the result ignored: '" + text::Prefix(w, 40) + "'");
       return;
     }
     Frame& f = stack_.back();
@@ -260,6 +261,7 @@ class PgnParser {
   bool ended_ = false;
   std::vector<Frame> stack_;
   std::string pending_comment_;
+  std::set<std::string> tag_names_;  // of the current game, lower case
   std::vector<PgnGame> games_;
 };
 

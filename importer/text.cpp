@@ -173,6 +173,13 @@ std::string DecodeText(std::string_view bytes, Encoding* used, int* bad) {
   return out;
 }
 
+std::string Prefix(std::string_view s, size_t max_bytes) {
+  if (s.size() <= max_bytes) return std::string(s);
+  size_t n = max_bytes;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;  // s[n] continues a character
+  return std::string(s.substr(0, n));
+}
+
 std::string Trim(std::string_view s) {
   auto space_at_front = [&](size_t* len) {
     if (s.empty()) return false;

@@ -24,6 +24,10 @@ enum class Encoding { kUtf8, kUtf16Le, kUtf16Be, kGb18030 };
 std::string DecodeText(std::string_view bytes, Encoding* used = nullptr, int* bad = nullptr);
 const char* EncodingName(Encoding e);
 
+// At most `max_bytes` of a UTF-8 string, cut at a character boundary (for
+// quoting input in messages).
+std::string Prefix(std::string_view s, size_t max_bytes);
+
 // Trims ASCII and full-width (U+3000) spaces at both ends.
 std::string Trim(std::string_view s);
 
