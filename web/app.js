@@ -71,6 +71,13 @@ function sideLabel(variantInfo, color) {
   return variantInfo.style === 'xiangqi' ? zh : color;
 }
 
+function toMoveLabel(variantInfo, color) {
+  if (variantInfo && variantInfo.style === 'xiangqi') return `${sideLabel(variantInfo, color)}方走 (${color} to move)`;
+  return `${color} to move`;
+}
+
+const plies = (n) => `${n} ${n === 1 ? 'ply' : 'plies'}`;
+
 // "红先胜" style for Xiangqi, "white to move: win" otherwise.
 function claimLabel(claim, variantInfo, toMove) {
   if (claim === 'unknown') return 'not stated';
@@ -299,7 +306,7 @@ function renderVerdict() {
   box.append(el('h3', { text: 'Solver 验证' }));
   const head = el('p', {}, el('span', { class: 'verdict ' + v.kind, id: 'verdict-kind', text: VERDICT_LABEL[v.kind] || v.kind }));
   if (v.kind !== 'none' && v.proven !== 'unknown') head.append(' — proven ' + v.proven);
-  if (v.mate_plies > 0) head.append(`, mate in ${Math.ceil(v.mate_plies / 2)} (${v.mate_plies} plies)`);
+  if (v.mate_plies > 0) head.append(`, mate in ${Math.ceil(v.mate_plies / 2)} (${plies(v.mate_plies)})`);
   box.append(head);
   if (v.kind === 'none') {
     box.append(el('p', { class: 'muted', text: 'Not verified yet: canju verify checks the claim and the book line.' }));
@@ -318,7 +325,7 @@ function renderVerdict() {
     box.append(el('b', { text: 'Book line 原谱: ' }), ul);
   }
   const details = [];
-  if (v.solver) details.push(v.solver);
+  if (v.solver) details.push('solver: ' + v.solver);
   if (v.nodes) details.push(`${v.nodes.toLocaleString()} nodes`);
   if (v.seconds) details.push(`${v.seconds.toFixed(1)} s`);
   if (v.verified_at) details.push(new Date(v.verified_at * 1000).toLocaleString());
@@ -420,7 +427,7 @@ function setNode(id) {
   const stateText = { check: 'check 将军', checkmate: 'checkmate 将死', stalemate: 'stalemate 困毙', royal_lost: 'royal piece lost' }[n.state];
   $('position-state').textContent =
     (id === 0 ? 'Start · ' : `${n.number}${n.side === v.colors[0] ? '.' : '…'} ${n.text} · `) +
-    `${sideLabel(v, n.to_move)} to move` + (stateText ? ` · ${stateText}` : '');
+    toMoveLabel(v, n.to_move) + (stateText ? ` · ${stateText}` : '');
   $('prev').disabled = id === 0;
   $('first').disabled = id === 0;
   const next = playableChild(n);
@@ -544,7 +551,7 @@ async function probe(fen) {
     return;
   }
   box.append(el('p', { id: 'tb-value' }, el('span', { class: 'tbv ' + reply.value.wdl, text: reply.value.text }),
-                ` for ${sideLabel(p.variant_info, n.to_move)} (${reply.material})`));
+                ` — ${toMoveLabel(p.variant_info, n.to_move)}, ${reply.material}`));
   const table = el('table', { class: 'tb-moves' });
   const childByMove = new Map(n.children.map((c) => [p.tree.nodes[c].move, c]));
   for (const m of reply.moves) {
@@ -664,6 +671,9 @@ function drawBoard(svg, v, board, node, flipped) {
 // ---------------------------------------------------------------- start
 
 async function start() {
+  // Whatever goes wrong shows, rather than a page that silently stops.
+  window.addEventListener('error', (e) => showError('Page error: ' + e.message));
+  window.addEventListener('unhandledrejection', (e) => showError('Page error: ' + ((e.reason && e.reason.message) || e.reason)));
   wireFilters();
   wirePuzzleControls();
   window.addEventListener('hashchange', route);
