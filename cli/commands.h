@@ -8,6 +8,7 @@ namespace canju::cli {
 
 void RegisterVariantCommands(CLI::App& app);  // cmd_variants.cpp: variants, show, moves, perft
 void RegisterServeCommands(CLI::App& app);     // cmd_serve.cpp: serve (the web page)
+void RegisterPuzzleCommands(CLI::App& app);    // cmd_puzzles.cpp: import, puzzles list/show/dups, export
 
 void RegisterSolveCommands(CLI::App& app);    // cmd_solve.cpp: solve, verify
 

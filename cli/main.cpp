@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Help for every command");
   canju::cli::RegisterVariantCommands(app);
   canju::cli::RegisterServeCommands(app);
+  canju::cli::RegisterPuzzleCommands(app);
   canju::cli::RegisterSolveCommands(app);
   try {
     app.parse(argc, argv);

@@ -169,6 +169,12 @@ class Reader {
     p_ += n;
     return true;
   }
+  bool Skip() {
+    uint64_t n;
+    if (!Varint(&n) || n > static_cast<uint64_t>(end_ - p_)) return false;
+    p_ += n;
+    return true;
+  }
   bool Byte(uint8_t* b) {
     if (p_ >= end_) return false;
     *b = static_cast<uint8_t>(*p_++);
@@ -209,13 +215,12 @@ bool DecodeSummary(PuzzleId id, const rocksdb::Slice& bytes, PuzzleSummary* s, s
   Reader r(bytes.data(), bytes.size());
   uint8_t enc, claimed, transform, game, verdict, proven;
   uint64_t number, mate;
-  std::string ident;
   if (!r.Byte(&enc) || enc != kSummaryEncoding) return false;
   s->id = id;
   if (!r.Str(&s->variant) || !r.Str(&s->collection) || !r.Varint(&number) || !r.Str(&s->title) ||
       !r.Str(&s->fen) || !r.Str(&s->source) || !r.Byte(&claimed) || !r.Str(&s->material) ||
       !r.Str(&s->canonical) || !r.Byte(&transform) || !r.Byte(&game) || !r.Str(&s->fen_problem) ||
-      !r.Byte(&verdict) || !r.Byte(&proven) || !r.Varint(&mate) || !r.Str(&ident))
+      !r.Byte(&verdict) || !r.Byte(&proven) || !r.Varint(&mate) || !(identity ? r.Str(identity) : r.Skip()))
     return false;
   s->number = static_cast<int>(ZigZagDecode(number));
   s->claimed = static_cast<Claim>(claimed);
@@ -224,7 +229,6 @@ bool DecodeSummary(PuzzleId id, const rocksdb::Slice& bytes, PuzzleSummary* s, s
   s->verdict = static_cast<VerdictKind>(verdict);
   s->proven = static_cast<Claim>(proven);
   s->mate_plies = static_cast<int>(ZigZagDecode(mate));
-  if (identity) *identity = std::move(ident);
   return true;
 }
 
@@ -333,9 +337,20 @@ Status FromRocks(const rocksdb::Status& st, const std::string& context) {
 }
 
 bool SummaryLess(const PuzzleSummary& a, const PuzzleSummary& b) {
-  if (a.collection != b.collection) return a.collection < b.collection;
+  if (int c = a.collection.compare(b.collection); c != 0) return c < 0;
   if (a.number != b.number) return a.number < b.number;
   return a.id < b.id;
+}
+
+// Sorts by SummaryLess through an index: summaries are big to move around.
+void SortSummaries(std::vector<PuzzleSummary>* v) {
+  std::vector<uint32_t> order(v->size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return SummaryLess((*v)[a], (*v)[b]); });
+  std::vector<PuzzleSummary> sorted;
+  sorted.reserve(v->size());
+  for (uint32_t i : order) sorted.push_back(std::move((*v)[i]));
+  v->swap(sorted);
 }
 
 }  // namespace
@@ -646,7 +661,6 @@ Status PuzzleStore::ForEachRecord(const std::string& collection,
 
 Status PuzzleStore::List(const ListFilter& f, std::vector<PuzzleSummary>* out) const {
   out->clear();
-  std::vector<PuzzleSummary> all;
   bool ordered = false;
   std::vector<PuzzleId> ids;
   Status st;
@@ -661,29 +675,29 @@ Status PuzzleStore::List(const ListFilter& f, std::vector<PuzzleSummary>* out) c
     st = impl_->ScanIds(kByVerdict, std::string(1, static_cast<char>(*f.verdict)), &ids);
   } else {
     // Everything: one sequential pass over the summaries, then sort.
+    uint64_t estimate = 0;
+    impl_->db->GetIntProperty(impl_->cf[kSummaries], "rocksdb.estimate-num-keys", &estimate);
+    out->reserve(static_cast<size_t>(std::min<uint64_t>(estimate, 1u << 24)));
     std::unique_ptr<rocksdb::Iterator> it(impl_->db->NewIterator(impl_->ReadOpts(), impl_->cf[kSummaries]));
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      PuzzleSummary s;
-      PuzzleId id = GetBE(it->key().data(), 8);
-      if (it->key().size() != 8 || !DecodeSummary(id, it->value(), &s, nullptr))
+      PuzzleId id = it->key().size() == 8 ? GetBE(it->key().data(), 8) : 0;
+      out->emplace_back();
+      if (it->key().size() != 8 || !DecodeSummary(id, it->value(), &out->back(), nullptr))
         return Status::Corruption(impl_->dir + ": summary of " + FormatPuzzleId(id) + " is unreadable");
-      all.push_back(std::move(s));
     }
     st = FromRocks(it->status(), impl_->dir);
   }
   if (!st.ok()) return st;
   if (!ids.empty()) {
-    if (st = impl_->GetSummaries(ids, &all); !st.ok()) return st;
+    if (st = impl_->GetSummaries(ids, out); !st.ok()) return st;
   }
-  for (PuzzleSummary& s : all) {
-    if (!f.collection.empty() && s.collection != f.collection) continue;
-    if (!f.material.empty() && s.material != f.material) continue;
-    if (!f.variant.empty() && s.variant != f.variant) continue;
-    if (f.claimed && s.claimed != *f.claimed) continue;
-    if (f.verdict && s.verdict != *f.verdict) continue;
-    out->push_back(std::move(s));
-  }
-  if (!ordered) std::sort(out->begin(), out->end(), SummaryLess);
+  auto rejected = [&](const PuzzleSummary& s) {
+    return (!f.collection.empty() && s.collection != f.collection) || (!f.material.empty() && s.material != f.material) ||
+           (!f.variant.empty() && s.variant != f.variant) || (f.claimed && s.claimed != *f.claimed) ||
+           (f.verdict && s.verdict != *f.verdict);
+  };
+  out->erase(std::remove_if(out->begin(), out->end(), rejected), out->end());
+  if (!ordered) SortSummaries(out);
   return Status::OK();
 }
 
