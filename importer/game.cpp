@@ -176,7 +176,15 @@ void FinishGame(GameDraft&& draft, const std::string& file, ReadResult* out, con
   bool side_from_move = false;
   if (placement_ok && draft.infer_side && !draft.tree[RawTree::kRoot].children.empty()) {
     int from = RawFromSquare(draft.tree[draft.tree[RawTree::kRoot].children[0]]);
-    if (from >= 0 && cells[from] != kNoPiece) side = ColorOf(cells[from]), side_from_move = true;
+    if (from >= 0 && cells[from] != kNoPiece) {
+      const Color mover = ColorOf(cells[from]);
+      if (mover != side && !draft.side_unknown)
+        AddIssue(out, file, draft.where,
+                 std::string("side to move: the file says ") + v.color_name(side) + ", but the first move is " +
+                     v.color_name(mover) + "'s; " + v.color_name(mover) + " moves first");
+      side = mover;
+      side_from_move = true;
+    }
   }
   if (placement_ok && draft.side_unknown && !side_from_move) {
     // Nothing tells who moves: take the side for which the position is legal.

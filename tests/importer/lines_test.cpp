@@ -47,6 +47,8 @@ TEST(LineList, WrongSideInTheFenIsCorrectedByTheFirstMove) {
   ASSERT_EQ(r.records.size(), 1u);
   EXPECT_EQ(r.records[0].fen, std::string(kPos) + " b - - 0 1");
   EXPECT_EQ(testing::TreeText(r.records[0].moves), "e9e8 i1i8");
+  EXPECT_TRUE(testing::HasIssue(r, "line 1: side to move: the file says red, but the first move is black's"))
+      << testing::AllIssues(r);
 }
 
 TEST(LineList, IllegalMoveKeepsWhatCameBefore) {

@@ -91,6 +91,7 @@ TEST(Xqf, SideToMoveComesFromTheFirstMoveNotWhoPlay) {
   EXPECT_EQ(testing::TreeText(r.records[0].moves), "e9e8");
   EXPECT_EQ(r.records[0].claimed, Claim::kLoss);
   EXPECT_EQ(r.records[0].title, "例");  // no title in the header: the file name
+  EXPECT_TRUE(testing::HasIssue(r, "the first move is black's")) << testing::AllIssues(r);
 }
 
 TEST(Xqf, ResultFolderGivesTheClaim) {
