@@ -7,6 +7,7 @@
 namespace canju::cli {
 
 void RegisterVariantCommands(CLI::App& app);  // cmd_variants.cpp: variants, show, moves, perft
+void RegisterTablebaseCommands(CLI::App& app);  // cmd_tb.cpp: tb build/stats/probe/list/demo
 void RegisterServeCommands(CLI::App& app);     // cmd_serve.cpp: serve (the web page)
 void RegisterPuzzleCommands(CLI::App& app);    // cmd_puzzles.cpp: import, puzzles list/show/dups, export
 

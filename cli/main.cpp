@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Help for every command");
   canju::cli::RegisterVariantCommands(app);
+  canju::cli::RegisterTablebaseCommands(app);
   canju::cli::RegisterServeCommands(app);
   canju::cli::RegisterPuzzleCommands(app);
   canju::cli::RegisterSolveCommands(app);

@@ -275,11 +275,11 @@ void Generator::ForChunks(const std::string& phase, const std::function<void(Wor
   }
 }
 
-int Generator::CaptureLossMax(Work& w) const {
+int Generator::CaptureLossMax(Work& w, bool quiet_only) const {
   w.pos.GenerateLegal(&w.moves);
   int worst = -1;
   for (Move m : w.moves) {
-    if (!LeavesTable(w, m)) continue;
+    if (!LeavesTable(w, m) || (quiet_only && w.pos.GivesCheck(m))) continue;
     ProbeResult r = DecodeValue(ProbeSub(w, m));
     worst = std::max(worst, r.dtm_plies + 1);
   }
@@ -340,15 +340,22 @@ void Generator::SetWin(Color side, uint64_t idx, int dtm, bool pending) {
   }
 }
 
-void Generator::Decrement(Work& w, Color side, uint64_t idx, int level, bool pending) {
+// A successor won for the opponent: one fewer to wait for. In the distance
+// pass after the perpetual-check orders, open cells flagged kInS are losses by
+// the rule, whose checking moves do not count.
+void Generator::Decrement(Work& w, Color side, uint64_t idx, int level, bool pending, bool via_check) {
   uint16_t c = Load(side, idx);
   for (;;) {
-    if (c == 0 || c > cell::kCounterMax) return;
+    const int count = c & cell::kCounterMax;
+    if (!cell::Open(c) || (c & cell::kNotLoss) || count == 0) return;
+    const bool rule = c & cell::kInS;
+    if (rule && via_check) return;
     if (!Cas(side, idx, c, static_cast<uint16_t>(c - 1))) continue;
-    if (c == 1) {
+    if (count == 1) {
       Setup(w, idx, side);
-      const int d = std::max(level, CaptureLossMax(w));
-      Store(side, idx, static_cast<uint16_t>(cell::kResolved | d | (pending ? cell::kPending : 0)));
+      const int d = std::max(level, CaptureLossMax(w, rule));
+      Store(side, idx,
+            static_cast<uint16_t>(cell::kResolved | d | (pending ? cell::kPending : 0) | (rule ? cell::kRule : 0)));
       NoteDtm(d);
     }
     return;
@@ -360,7 +367,10 @@ void Generator::ProcessResolved(Work& w, Color side, uint64_t idx, int dtm, bool
   Setup(w, idx, side);
   const Color x = ~side;
   if ((dtm & 1) == 0) ForEachPredecessor(w, [&](uint64_t j) { SetWin(x, j, dtm + 1, pending); });
-  else ForEachPredecessor(w, [&](uint64_t j) { Decrement(aux, x, j, dtm + 1, pending); });
+  else {
+    const bool check = distance_pass_ && w.pos.InCheck();
+    ForEachPredecessor(w, [&](uint64_t j) { Decrement(aux, x, j, dtm + 1, pending, check); });
+  }
 }
 
 void Generator::Propagate(bool pending_only) {
@@ -397,8 +407,11 @@ void Generator::Finish() {
 Status Generator::Run() {
   if (Status st = Initialise(); !st.ok()) return st;
   Propagate(false);
-  if (v_.rules().perpetual_check == Outcome::kLoss)
+  if (v_.rules().perpetual_check == Outcome::kLoss) {
     if (Status st = Perpetual(); !st.ok()) return st;
+    if (orders_ > 0)
+      if (Status st = RecomputeDistances(); !st.ok()) return st;
+  }
   if (max_dtm_.load() >= cell::kMaxDtm)
     return Status::Unsupported(name_ + ": a distance to mate above " + std::to_string(cell::kMaxDtm) + " plies");
   Finish();

@@ -89,9 +89,12 @@ class Generator {
   void Propagate(bool pending_only);
   void ProcessResolved(Work& w, Color side, uint64_t idx, int dtm, bool pending_only);
   void SetWin(Color side, uint64_t idx, int dtm, bool pending);
-  void Decrement(Work& w, Color side, uint64_t idx, int level, bool pending);
-  int CaptureLossMax(Work& w) const;  // over captures/promotions: 1 + opponent's win distance
+  void Decrement(Work& w, Color side, uint64_t idx, int level, bool pending, bool via_check);
+  // Over captures/promotions (non-checking ones only if quiet_only): 1 + the
+  // opponent's win distance; -1 if none.
+  int CaptureLossMax(Work& w, bool quiet_only = false) const;
   Status Perpetual();
+  Status RecomputeDistances();
   Status Verify();
   void Finish();  // open cells -> draws; statistics
 
@@ -123,6 +126,7 @@ class Generator {
   std::vector<int> opposite_;
   std::atomic<int> max_dtm_{0};
   int orders_ = 0;
+  bool distance_pass_ = false;
   std::string error_;
 };
 

@@ -102,7 +102,7 @@ Symmetry FindSymmetry(const Variant& v, const Material& m) {
   (void)names;
   if (s.count() == 1) s.name = "none";
   else if (s.count() == 8) s.name = "8-fold";
-  else if (s.count() == 2 && (found_mask & 2)) s.name = "mirror";
+  else if (s.count() == 2 && (found_mask & (1 << 2))) s.name = "mirror";
   else s.name = std::to_string(s.count()) + "-fold";
   return s;
 }

@@ -129,3 +129,69 @@ Status Generator::Perpetual() {
 }
 
 }  // namespace canju::tb
+
+namespace canju::tb {
+
+// Distances once the results are known. The propagation after each order
+// finds the new results, but a win it shortens was already used by the
+// distances of older losses; so, when the rule changed anything, distances
+// are computed again from scratch with every result fixed: wins take the
+// shortest move into a loss, losses the longest allowed move (in a loss by
+// the rule, non-checking moves only), level by level as before.
+Status Generator::RecomputeDistances() {
+  ForChunks("distances: reset", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) {
+      const uint16_t c = Load(side, i);
+      if (!cell::Resolved(c)) {
+        if (cell::Open(c)) Store(side, i, cell::kDraw);
+        continue;
+      }
+      Setup(w, i, side);
+      w.pos.GenerateLegal(&w.moves);
+      if (w.moves.empty()) {
+        Store(side, i, cell::kResolved);
+        continue;
+      }
+      const bool win = cell::Dtm(c) & 1, rule = c & cell::kRule;
+      int count = 0, best = -1, worst = -1;
+      for (Move m : w.moves) {
+        if (rule && w.pos.GivesCheck(m)) continue;
+        if (!LeavesTable(w, m)) {
+          ++count;
+          continue;
+        }
+        uint16_t sv = ProbeSub(w, m);
+        if (sv < 2) continue;
+        ProbeResult r = DecodeValue(sv);
+        if (r.wdl == Wdl::kLoss) best = best < 0 ? r.dtm_plies + 1 : std::min(best, r.dtm_plies + 1);
+        else worst = std::max(worst, r.dtm_plies + 1);
+      }
+      uint16_t nc;
+      if (win) {
+        nc = best >= 0 ? static_cast<uint16_t>(cell::kResolved | best) : cell::kNotLoss;
+        if (best >= 0) NoteDtm(best);
+      } else if (count == 0) {
+        const int d = std::max(worst, 0);
+        nc = static_cast<uint16_t>(cell::kResolved | d | (rule ? cell::kRule : 0));
+        NoteDtm(d);
+      } else {
+        nc = static_cast<uint16_t>(std::min(count, static_cast<int>(cell::kCounterMax)) | (rule ? cell::kInS : 0));
+      }
+      Store(side, i, nc);
+    }
+  });
+  distance_pass_ = true;
+  Propagate(false);
+  distance_pass_ = false;
+  std::atomic<uint64_t> left{0};
+  ForChunks("", [&](Work&, Color side, uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i)
+      if (cell::Open(Load(side, i))) left.fetch_add(1, std::memory_order_relaxed);
+  });
+  if (left.load())
+    return Status::Aborted(name_ + ": " + std::to_string(left.load()) +
+                           " results got no distance (internal error in the perpetual-check pass)");
+  return Status::OK();
+}
+
+}  // namespace canju::tb

@@ -1,0 +1,280 @@
+// canju tb build | stats | probe | list | demo — endgame tablebases.
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "tablebase/build.h"
+#include "tablebase/probe.h"
+
+namespace canju::cli {
+namespace {
+
+using nlohmann::json;
+
+std::string Mib(uint64_t bytes) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  return b;
+}
+
+void Check(const Status& st, int code = 1) {
+  if (!st.ok()) throw CommandError{st.message(), code};
+}
+
+void BuildTables(const Variant& v, const std::vector<std::string>& tables, const std::string& dir, int threads,
+                 uint64_t memory_mib, int level, bool quiet) {
+  std::vector<tb::PlanItem> plan;
+  Check(tb::MakePlan(v, tables, dir, &plan), 2);
+  uint64_t peak = 0;
+  int todo = 0;
+  std::fprintf(stderr, "plan (%s, %s):\n", v.id().c_str(), dir.c_str());
+  for (const auto& it : plan) {
+    std::fprintf(stderr, "  %-10s %12llu entries per side  peak %-10s %s%s\n", it.name.c_str(),
+                 static_cast<unsigned long long>(it.entries), Mib(it.peak_bytes).c_str(),
+                 it.complete ? "complete, skipped" : "to build", it.note.empty() ? "" : (" (" + it.note + ")").c_str());
+    if (!it.complete) peak = std::max(peak, it.peak_bytes), ++todo;
+  }
+  std::fprintf(stderr, "%d table(s) to build; peak memory about %s\n", todo, Mib(peak).c_str());
+  tb::BuildOptions opts;
+  opts.dir = dir;
+  opts.threads = threads;
+  opts.compression_level = level;
+  opts.memory_limit = memory_mib << 20;
+  // One bar per table: phase, percentage and ETA of the phase.
+  auto bar = std::make_unique<ProgressBar>("", 0, quiet);
+  opts.progress = [&](const tb::Progress& p) {
+    bar->SetLabel(p.table + " " + p.phase);
+    bar->SetTotal(p.total);
+    bar->Update(p.done);
+  };
+  opts.log = [&](const std::string& line) {
+    bar->Finish();
+    bar = std::make_unique<ProgressBar>("", 0, quiet);
+    std::fprintf(stderr, "built %s\n", line.c_str());
+  };
+  Status st = tb::BuildPlan(v, plan, opts);
+  bar->Finish();
+  if (st.code() == Status::Code::kResourceExhausted) throw CommandError{st.message(), 3};
+  Check(st);
+}
+
+json StatsJson(const Variant& v, const std::string& dir, const std::string& material) {
+  tb::TableHeader h;
+  Check(tb::ReadTableHeader(v, dir, material, &h), 2);
+  tb::Material m;
+  Check(tb::Material::Parse(v, h.material, &m));
+  tb::Indexer ix;
+  Check(ix.Init(v, m));
+  json out;
+  out["table"] = h.material;
+  out["positions"] = h.positions();
+  json sides;
+  for (int s = 0; s < 2; ++s) {
+    const tb::SideStats& st = h.stats[s];
+    json j;
+    j["win"] = st.win;
+    j["draw"] = st.draw;
+    j["loss"] = st.loss;
+    j["illegal"] = st.illegal;
+    j["longest_win_plies"] = st.longest_win;
+    j["longest_win_fen"] = st.win ? tb::IndexFen(ix, st.longest_win_index, Color(s)) : "";
+    sides[s == 0 ? "w" : "b"] = j;
+  }
+  out["sides"] = sides;
+  out["perpetual_check_orders"] = h.orders;
+  out["rules"] = h.rules;
+  out["index"] = h.index_scheme;
+  return out;
+}
+
+void PrintStats(const Variant& v, const json& j) {
+  std::printf("%s (%s): %llu positions\n", j["table"].get<std::string>().c_str(), v.id().c_str(),
+              static_cast<unsigned long long>(j["positions"].get<uint64_t>()));
+  for (const char* side : {"w", "b"}) {
+    const json& s = j["sides"][side];
+    const uint64_t legal = s["win"].get<uint64_t>() + s["draw"].get<uint64_t>() + s["loss"].get<uint64_t>();
+    auto pct = [&](const char* k) { return legal ? 100.0 * s[k].get<uint64_t>() / legal : 0.0; };
+    std::printf("  %s to move: win %llu (%.1f%%)  draw %llu (%.1f%%)  loss %llu (%.1f%%)  illegal %llu\n",
+                v.color_name(std::string(side) == "w" ? kFirst : kSecond).c_str(),
+                static_cast<unsigned long long>(s["win"].get<uint64_t>()), pct("win"),
+                static_cast<unsigned long long>(s["draw"].get<uint64_t>()), pct("draw"),
+                static_cast<unsigned long long>(s["loss"].get<uint64_t>()), pct("loss"),
+                static_cast<unsigned long long>(s["illegal"].get<uint64_t>()));
+    if (s["win"].get<uint64_t>())
+      std::printf("    longest win: %d plies, e.g. %s\n", s["longest_win_plies"].get<int>(),
+                  s["longest_win_fen"].get<std::string>().c_str());
+  }
+}
+
+json ResultJson(const tb::ProbeResult& r) {
+  json j;
+  j["wdl"] = tb::WdlName(r.wdl);
+  j["dtm_plies"] = r.dtm_plies;
+  if (r.by_rule) j["by_rule"] = true;
+  return j;
+}
+
+// Best first: quickest wins, draws, slowest losses.
+int Rank(const tb::ProbeResult& r) {
+  if (r.wdl == tb::Wdl::kWin) return -100000 + r.dtm_plies;
+  if (r.wdl == tb::Wdl::kDraw) return 0;
+  return 100000 - r.dtm_plies;
+}
+
+}  // namespace
+
+void RegisterTablebaseCommands(CLI::App& app) {
+  auto* tbc = app.add_subcommand("tb", "Endgame tablebases: build, stats, probe, list, demo");
+  tbc->require_subcommand(1);
+  {
+    auto* cmd = tbc->add_subcommand("build", "Build tables and every sub-table they need (resumes; skips complete ones)");
+    auto opts = std::make_shared<VariantOptions>();
+    opts->Add(cmd);
+    auto dir = std::make_shared<std::string>("tb");
+    auto tables = std::make_shared<std::vector<std::string>>();
+    auto threads = std::make_shared<int>(0);
+    auto memory = std::make_shared<uint64_t>(0);
+    auto level = std::make_shared<int>(9);
+    auto quiet = std::make_shared<bool>(false);
+    cmd->add_option("--dir", *dir, "Table directory")->capture_default_str();
+    cmd->add_option("--threads", *threads, "Threads (default: all cores)")->check(CLI::Range(0, 1024));
+    cmd->add_option("--memory-limit", *memory, "Refuse tables that need more MiB (default: memory available now)");
+    cmd->add_option("--level", *level, "zstd compression level")->check(CLI::Range(1, 22))->capture_default_str();
+    cmd->add_flag("--quiet,-q", *quiet, "No progress bar");
+    cmd->add_option("tables", *tables, "Material signatures, e.g. KRKAA KCPKAB (chess: KQKR)")->required();
+    cmd->callback([=] {
+      auto v = opts->Load();
+      BuildTables(*v, *tables, *dir, *threads, *memory, *level, *quiet);
+    });
+  }
+  {
+    auto* cmd = tbc->add_subcommand("stats", "Wins, draws, losses and the longest win of a table, per side to move");
+    auto opts = std::make_shared<VariantOptions>();
+    opts->Add(cmd);
+    auto dir = std::make_shared<std::string>("tb");
+    auto table = std::make_shared<std::string>();
+    auto as_json = std::make_shared<bool>(false);
+    cmd->add_option("--dir", *dir, "Table directory")->capture_default_str();
+    cmd->add_flag("--json", *as_json, "One JSON object");
+    cmd->add_option("table", *table, "Material signature, e.g. KRKAA")->required();
+    cmd->callback([=] {
+      auto v = opts->Load();
+      json j = StatsJson(*v, *dir, *table);
+      if (*as_json) std::printf("%s\n", j.dump().c_str());
+      else PrintStats(*v, j);
+    });
+  }
+  {
+    auto* cmd = tbc->add_subcommand("probe", "Value and distance to mate of a position, and of every legal move");
+    auto opts = std::make_shared<VariantOptions>();
+    opts->Add(cmd);
+    auto dir = std::make_shared<std::string>("tb");
+    auto fen = std::make_shared<std::string>();
+    auto as_json = std::make_shared<bool>(false);
+    cmd->add_option("--dir", *dir, "Table directory")->capture_default_str();
+    cmd->add_flag("--json", *as_json, "One JSON object");
+    cmd->add_option("fen", *fen, "Position (FEN)")->required();
+    cmd->callback([=] {
+      auto v = opts->Load();
+      Position pos = ParsePositionOrThrow(*v, *fen);
+      tb::TablebaseSet set;
+      Check(set.Open(*dir, *v), 2);
+      tb::ProbeResult r;
+      Status st = set.Probe(pos, &r);
+      if (st.code() == Status::Code::kNotFound)
+        throw CommandError{st.message() + " in " + *dir + " (build it with `canju tb build --dir " + *dir + " " +
+                               pos.Material() + "`)",
+                           2};
+      Check(st);
+      MoveList moves;
+      pos.GenerateLegal(&moves);
+      std::vector<std::pair<Move, tb::ProbeResult>> rows;
+      for (Move m : moves) {
+        StateInfo si;
+        pos.DoMove(m, &si);
+        tb::ProbeResult c;
+        Status cs = set.Probe(pos, &c);
+        pos.UndoMove(m, si);
+        Check(cs.WithContext("after " + MoveToCoord(*v, m)));
+        tb::ProbeResult mine;
+        mine.wdl = c.wdl == tb::Wdl::kWin ? tb::Wdl::kLoss : c.wdl == tb::Wdl::kLoss ? tb::Wdl::kWin : tb::Wdl::kDraw;
+        mine.dtm_plies = c.wdl == tb::Wdl::kDraw ? 0 : c.dtm_plies + 1;
+        rows.push_back({m, mine});
+      }
+      std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return Rank(a.second) < Rank(b.second); });
+      if (*as_json) {
+        json j = ResultJson(r);
+        json ms = json::array();
+        for (auto& [m, mr] : rows) {
+          json e = ResultJson(mr);
+          e["move"] = MoveToCoord(*v, m);
+          ms.push_back(e);
+        }
+        j["moves"] = ms;
+        std::printf("%s\n", j.dump().c_str());
+        return;
+      }
+      std::printf("%s: %s", pos.Material().c_str(), tb::WdlName(r.wdl));
+      if (r.wdl != tb::Wdl::kDraw) std::printf(" in %d plies", r.dtm_plies);
+      if (r.by_rule) std::printf(" (perpetual-check rule)");
+      std::printf(" for %s to move\n", v->color_name(pos.side_to_move()).c_str());
+      for (auto& [m, mr] : rows) {
+        std::printf("  %-6s %s", MoveToCoord(*v, m).c_str(), tb::WdlName(mr.wdl));
+        if (mr.wdl != tb::Wdl::kDraw) std::printf(" in %d", mr.dtm_plies);
+        std::printf("\n");
+      }
+    });
+  }
+  {
+    auto* cmd = tbc->add_subcommand("list", "The tables in a directory");
+    auto dir = std::make_shared<std::string>("tb");
+    cmd->add_option("--dir", *dir, "Table directory")->capture_default_str();
+    cmd->callback([=] {
+      DIR* d = ::opendir(dir->c_str());
+      if (!d) throw CommandError{*dir + ": no such directory", 2};
+      std::vector<std::string> names;
+      while (dirent* e = ::readdir(d)) {
+        std::string n = e->d_name;
+        if (n.size() > 4 && n.compare(n.size() - 4, 4, tb::kFileSuffix) == 0) names.push_back(n);
+        else if (n.find(std::string(tb::kFileSuffix) + ".tmp.") != std::string::npos)
+          std::printf("%-28s (unfinished build, ignored)\n", n.c_str());
+      }
+      ::closedir(d);
+      std::sort(names.begin(), names.end());
+      for (const std::string& n : names) {
+        std::unique_ptr<tb::TableFile> f;
+        Status st = tb::TableFile::Open(*dir + "/" + n, &f);
+        if (!st.ok()) {
+          std::printf("%-28s DAMAGED: %s\n", n.c_str(), st.message().c_str());
+          continue;
+        }
+        const tb::TableHeader& h = f->header();
+        struct stat sst;
+        ::stat((*dir + "/" + n).c_str(), &sst);
+        std::printf("%-10s %-10s %12llu positions %10lld bytes\n", h.material.c_str(), h.variant_id.c_str(),
+                    static_cast<unsigned long long>(h.positions()), static_cast<long long>(sst.st_size));
+      }
+    });
+  }
+  {
+    auto* cmd = tbc->add_subcommand("demo", "Build a small Xiangqi set (KRK KNK KPK KCKA KRKA KRKAA) and show statistics");
+    auto dir = std::make_shared<std::string>("tb-demo");
+    auto quiet = std::make_shared<bool>(false);
+    cmd->add_option("--dir", *dir, "Table directory")->capture_default_str();
+    cmd->add_flag("--quiet,-q", *quiet, "No progress bar");
+    cmd->callback([=] {
+      std::shared_ptr<const Variant> v;
+      Check(LoadVariant("xiangqi", &v));
+      const std::vector<std::string> tables = {"KRK", "KNK", "KPK", "KCKA", "KRKA", "KRKAA"};
+      BuildTables(*v, tables, *dir, 0, 0, 9, *quiet);
+      for (const std::string& t : tables) PrintStats(*v, StatsJson(*v, *dir, t));
+    });
+  }
+}
+
+}  // namespace canju::cli

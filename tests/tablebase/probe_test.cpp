@@ -1,0 +1,204 @@
+// Probe answers against a brute-force minimax search on random positions of
+// small tables, and the file format's failure modes: truncated and damaged
+// files give errors, never answers; an interrupted build is resumed.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <random>
+
+#include "tablebase/index.h"
+#include "tablebase/probe.h"
+#include "tb_test_util.h"
+
+namespace canju::tb {
+namespace {
+
+using testing::BuildTables;
+using testing::ScratchDir;
+
+constexpr int kMate = 1000;
+
+// Exact within `depth` plies: +(kMate - n) = win in n, -(kMate - n) = loss in
+// n, 0 = no forced result within the horizon (or a draw).
+int Search(Position& p, int depth) {
+  MoveList ml;
+  p.GenerateLegal(&ml);
+  if (ml.empty()) {
+    const bool lost = p.InCheck() || p.variant().rules().stalemate == Outcome::kLoss;
+    return lost ? -kMate : 0;
+  }
+  if (depth == 0) return 0;
+  int best = -kMate - 1;
+  for (Move m : ml) {
+    StateInfo st;
+    p.DoMove(m, &st);
+    int s = -Search(p, depth - 1);
+    p.UndoMove(m, st);
+    if (s > 0) --s;
+    else if (s < 0) ++s;
+    best = std::max(best, s);
+  }
+  return best;
+}
+
+void CompareWithSearch(const Variant& v, const std::string& table, int depth, int samples) {
+  BuildTables(v, {table});
+  TablebaseSet set;
+  ASSERT_TRUE(set.Open(ScratchDir(), v).ok());
+  Material m;
+  ASSERT_TRUE(Material::Parse(v, table, &m).ok());
+  Indexer ix;
+  ASSERT_TRUE(ix.Init(v, m).ok());
+  std::mt19937_64 rng(12345);
+  // Half the sample with results inside the horizon (exact distances to
+  // compare), half with longer ones or draws (the search must find nothing).
+  int tested = 0, short_results = 0;
+  for (int attempt = 0; tested < samples && attempt < samples * 2000; ++attempt) {
+    uint8_t sq[kMaxTablePieces];
+    const uint64_t idx = rng() % ix.size();
+    if (!ix.Decode(idx, sq)) continue;
+    Position p;
+    p.Clear(v, Color(rng() & 1));
+    for (int i = 0; i < ix.slots(); ++i) p.Put(ix.slot_piece(i), sq[i]);
+    if (!p.Validate().ok()) continue;
+    ProbeResult r;
+    ASSERT_TRUE(set.Probe(p, &r).ok()) << p.Fen();
+    if (r.by_rule) continue;  // a search without repetition rules cannot see these
+    const int expect = r.wdl == Wdl::kDraw || r.dtm_plies > depth ? 0
+                       : r.wdl == Wdl::kWin                       ? kMate - r.dtm_plies
+                                                                  : -(kMate - r.dtm_plies);
+    if ((expect != 0) != (tested % 2 == 0)) continue;
+    EXPECT_EQ(Search(p, depth), expect) << table << " " << p.Fen() << " probe " << WdlName(r.wdl) << " "
+                                        << r.dtm_plies;
+    ++tested;
+    short_results += expect != 0;
+  }
+  EXPECT_EQ(tested, samples);
+  EXPECT_EQ(short_results, (samples + 1) / 2);
+}
+
+TEST(ProbeVsSearch, XiangqiSmallTables) {
+  const Variant& v = BuiltinVariant("xiangqi");
+  CompareWithSearch(v, "KRK", 5, 150);
+  CompareWithSearch(v, "KNK", 5, 150);
+  CompareWithSearch(v, "KPKA", 5, 100);
+}
+
+TEST(ProbeVsSearch, ChessSmallTables) {
+  const Variant& v = BuiltinVariant("chess");
+  CompareWithSearch(v, "KQK", 4, 150);
+  CompareWithSearch(v, "KPK", 4, 150);
+}
+
+std::string Path(const std::string& dir, const std::string& t) { return dir + "/" + t + ".xiangqi.ctb"; }
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void Spit(const std::string& path, const std::string& data) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << data;
+}
+
+Position KrkPosition(const Variant& v) {
+  Position p;
+  EXPECT_TRUE(Position::FromFen(v, "5k3/9/9/9/9/9/9/9/9/3RK4 w", &p).ok());
+  return p;
+}
+
+TEST(TableFiles, TruncatedAndDamagedFilesGiveErrors) {
+  const Variant& v = BuiltinVariant("xiangqi");
+  const std::string dir = ScratchDir() + "/damaged";
+  ::mkdir(dir.c_str(), 0755);
+  BuildTables(v, {"KRK"}, dir);
+  const std::string path = Path(dir, "KRK");
+  const std::string good = Slurp(path);
+  ASSERT_GT(good.size(), 100u);
+  {
+    TablebaseSet set;
+    ASSERT_TRUE(set.Open(dir, v).ok());
+    ProbeResult r;
+    ASSERT_TRUE(set.Probe(KrkPosition(v), &r).ok());
+    EXPECT_EQ(r.wdl, Wdl::kWin);
+  }
+  // Truncated: refused when opened, naming the file.
+  Spit(path, good.substr(0, good.size() - 5));
+  {
+    TablebaseSet set;
+    Status st = set.Open(dir, v);
+    EXPECT_EQ(st.code(), Status::Code::kCorruption);
+    EXPECT_NE(st.message().find("KRK.xiangqi.ctb"), std::string::npos) << st.message();
+  }
+  // One byte flipped inside a block: the checksum stops the first probe.
+  std::string bad = good;
+  bad[bad.size() - 20] ^= 0x55;
+  Spit(path, bad);
+  {
+    TablebaseSet set;
+    ASSERT_TRUE(set.Open(dir, v).ok());
+    ProbeResult r;
+    Status st = set.Probe(KrkPosition(v), &r);
+    EXPECT_EQ(st.code(), Status::Code::kCorruption) << st.ToString();
+    EXPECT_NE(st.message().find("checksum"), std::string::npos) << st.message();
+  }
+  // Not a table at all.
+  Spit(path, "hello");
+  {
+    TablebaseSet set;
+    EXPECT_FALSE(set.Open(dir, v).ok());
+  }
+  // A rebuild replaces the damaged file.
+  std::vector<PlanItem> plan;
+  ASSERT_TRUE(MakePlan(v, {"KRK"}, dir, &plan).ok());
+  EXPECT_FALSE(plan.back().complete);
+  BuildTables(v, {"KRK"}, dir);
+  EXPECT_EQ(Slurp(path), good);
+}
+
+TEST(TableFiles, InterruptedBuildIsResumed) {
+  const Variant& v = BuiltinVariant("xiangqi");
+  const std::string dir = ScratchDir() + "/resume";
+  ::mkdir(dir.c_str(), 0755);
+  BuildTables(v, {"KNK"}, dir);
+  // A killed build leaves only a temporary file: it is not a table.
+  const std::string tmp = Path(dir, "KRKA") + ".tmp.99999";
+  Spit(tmp, std::string(1000, 'x'));
+  {
+    TablebaseSet set;
+    ASSERT_TRUE(set.Open(dir, v).ok());
+    EXPECT_FALSE(set.Has("KRKA"));
+    EXPECT_TRUE(set.Has("KNK"));
+  }
+  std::vector<PlanItem> plan;
+  ASSERT_TRUE(MakePlan(v, {"KRKA", "KNK"}, dir, &plan).ok());
+  int complete = 0, missing = 0;
+  for (const auto& it : plan) (it.complete ? complete : missing)++;
+  EXPECT_GE(complete, 2);  // KK and KNK are kept
+  EXPECT_GE(missing, 1);
+  BuildTables(v, {"KRKA", "KNK"}, dir);
+  EXPECT_NE(::access(tmp.c_str(), F_OK), 0) << "stale temporary file left behind";
+  TablebaseSet set;
+  ASSERT_TRUE(set.Open(dir, v).ok());
+  EXPECT_TRUE(set.Has("KRKA"));
+  EXPECT_TRUE(set.Has("KAKR"));  // colour-flipped name, same table
+}
+
+TEST(TableFiles, MemoryLimitRefusesBeforeBuilding) {
+  const Variant& v = BuiltinVariant("xiangqi");
+  const std::string dir = ScratchDir() + "/memory";
+  std::vector<PlanItem> plan;
+  ASSERT_TRUE(MakePlan(v, {"KRNKR"}, dir, &plan).ok());
+  BuildOptions opts;
+  opts.dir = dir;
+  opts.memory_limit = 1 << 20;
+  Status st = BuildPlan(v, plan, opts);
+  EXPECT_EQ(st.code(), Status::Code::kResourceExhausted);
+  EXPECT_NE(st.message().find("MiB"), std::string::npos);
+  EXPECT_NE(::access((dir + "/KK.xiangqi.ctb").c_str(), F_OK), 0);  // nothing built
+}
+
+}  // namespace
+}  // namespace canju::tb
