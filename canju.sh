@@ -58,6 +58,16 @@ demo() {
   section "加炮国际象棋2 (cannonchess) start position and perft 3"
   "$canju" show --variant cannonchess
   "$canju" perft --variant cannonchess 3 | tail -n 1
+  section "Puzzle store: the sample collection imported (twice: nothing new), listed, one shown, duplicates found"
+  local store="$BUILD/demo-store"
+  rm -rf "$store"
+  "$canju" import --quiet --store "$store" samples/classics.fen
+  "$canju" import --quiet --store "$store" samples/classics.fen
+  "$canju" puzzles list --store "$store"
+  local id
+  id=$("$canju" puzzles list --json --store "$store" --collection 百局象棋谱 | sed -n 's/^{"id":"\([0-9a-f]*\)".*/\1/p')
+  "$canju" puzzles show --store "$store" "$id"
+  "$canju" puzzles dups --store "$store"
 }
 
 case "${1:-help}" in
