@@ -192,9 +192,17 @@ void RegisterImport(CLI::App& app) {
         out += (e["fatal"].get<bool>() ? "error: " : "warning: ") + e["file"].get<std::string>() +
                (where.empty() ? "" : ": " + where) + ": " + e["reason"].get<std::string>() + "\n";
       }
-      for (const auto& d : tally.same_as)
+      // Genuine duplicates inside the input, named; a long list (two
+      // editions of one book imported together) is cut short.
+      const size_t kShown = 20;
+      for (size_t k = 0; k < tally.same_as.size() && k < kShown; ++k) {
+        const auto& d = tally.same_as[k];
         out += "duplicate: " + d["source"].get<std::string>() + " (" + d["title"].get<std::string>() +
                ") is the same composition as " + d["same_as"].get<std::string>() + "\n";
+      }
+      if (tally.same_as.size() > kShown)
+        out += "... and " + std::to_string(tally.same_as.size() - kShown) +
+               " more records repeating one imported earlier in this run (`import --json` lists them all)\n";
       char line[512];
       std::snprintf(line, sizeof line,
                     "%s%d files, %d records: %d new, %d duplicates (already in the store), %zu errors and warnings "
@@ -591,9 +599,9 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
       if (!vd.reason.empty()) out += Wrap(vd.reason, 76, "  ");
       for (const std::string& n : vd.book_notes) out += Wrap(n, 76, "  ");
     }
-    out += "\nAlso in:  ";
+    out += "\nAlso in:";
     if (others.empty()) {
-      out += "no other collection in this store\n";
+      out += "  no other collection in this store\n";
     } else {
       out += "\n";
       for (const Appearance& a : others)
@@ -676,7 +684,8 @@ void RegisterDups(CLI::App* puzzles) {
         out += "  in " + other + ": " + std::to_string(total) + " (" + detail + ")\n";
       }
     } else {
-      out += std::to_string(groups.size()) + " compositions appear in more than one collection\n";
+      out += std::to_string(groups.size()) + (groups.size() == 1 ? " composition appears" : " compositions appear") +
+             " in more than one collection\n";
     }
     WriteOut(out);
   });
