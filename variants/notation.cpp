@@ -432,12 +432,14 @@ Status ReadWxf(const Position& pos, const std::string& text, Description* d) {
   const Variant& v = pos.variant();
   std::vector<Token> toks;
   const bool wide = WideNumbers(v);
-  for (size_t i = 0; i < text.size(); ++i) {
+  size_t end = text.size();
+  while (end > 0 && (text[end - 1] == '!' || text[end - 1] == '?')) --end;  // annotations
+  for (size_t i = 0; i < end; ++i) {
     unsigned char c = static_cast<unsigned char>(text[i]);
     if (std::isspace(c)) continue;
     if (std::isdigit(c)) {
       int n = c - '0';
-      while (wide && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])) && n < 10)
+      while (wide && i + 1 < end && std::isdigit(static_cast<unsigned char>(text[i + 1])) && n < 10)
         n = n * 10 + (text[++i] - '0');
       toks.push_back({Tok::kNum, n});
     } else if (c == '+' || c == '-') {
@@ -468,6 +470,9 @@ Status ReadChinese(const Position& pos, const std::string& text, Description* d)
   std::vector<UChar32> cps = CodePoints(text, &utf8_ok);
   if (!utf8_ok) return Status::InvalidArgument(Quote(text) + " is not valid UTF-8");
   const bool wide = WideNumbers(v);
+  // Annotations after the move: ! ? ！ ？
+  while (!cps.empty() && (cps.back() == '!' || cps.back() == '?' || cps.back() == 0xFF01 || cps.back() == 0xFF1F))
+    cps.pop_back();
   std::vector<Token> toks;
   for (size_t i = 0; i < cps.size(); ++i) {
     UChar32 c = cps[i];
