@@ -138,6 +138,7 @@ async function showList(collection) {
   if (state.list.collection !== collection) {
     Object.assign(state.list, { collection, q: '', material: '', result: '', verdict: '', offset: 0 });
     $('search').value = '';
+    $('filter-material').value = '';
     $('filter-result').value = '';
     $('filter-verdict').value = '';
   }
@@ -201,16 +202,12 @@ function verdictShort(p) {
   return label;
 }
 
+// The materials of the collection, most frequent first, as suggestions.
 function fillMaterialFilter(facet) {
-  const sel = $('filter-material');
-  const keep = state.list.material;
-  sel.textContent = '';
-  sel.append(el('option', { value: '', text: 'All material 子力' }));
-  for (const f of facet) {
-    if (!f.value) continue;
-    sel.append(el('option', { value: f.value, text: `${f.value} (${f.count})` }));
-  }
-  sel.value = keep;
+  const list = $('materials');
+  list.textContent = '';
+  const sorted = facet.filter((f) => f.value).sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+  for (const f of sorted.slice(0, 200)) list.append(el('option', { value: f.value, label: `${f.count}×` }));
 }
 
 function wireFilters() {
@@ -225,7 +222,7 @@ function wireFilters() {
   });
   for (const [id, key] of [['filter-material', 'material'], ['filter-result', 'result'], ['filter-verdict', 'verdict']]) {
     $(id).addEventListener('change', () => {
-      state.list[key] = $(id).value;
+      state.list[key] = $(id).value.trim();
       state.list.offset = 0;
       loadList();
     });
@@ -552,7 +549,7 @@ async function probe(fen) {
   }
   box.append(el('p', { id: 'tb-value' }, el('span', { class: 'tbv ' + reply.value.wdl, text: reply.value.text }),
                 ` — ${toMoveLabel(p.variant_info, n.to_move)}, ${reply.material}`));
-  const table = el('table', { class: 'tb-moves' });
+  const table = el('table', { class: 'tb-moves', id: 'tb-moves' });
   const childByMove = new Map(n.children.map((c) => [p.tree.nodes[c].move, c]));
   for (const m of reply.moves) {
     const inBook = childByMove.get(m.move);
@@ -564,7 +561,7 @@ async function probe(fen) {
     if (inBook !== undefined) tr.addEventListener('click', () => setNode(inBook));
     table.append(tr);
   }
-  box.append(table);
+  box.append(el('div', { class: 'tb-scroll' }, table));
 }
 
 // ---------------------------------------------------------------- board

@@ -336,6 +336,16 @@ TEST_F(BrowserTest, BrowsesCollectionsAndStepsThroughASolution) {
                                "document.querySelector('#puzzles tbody tr a').textContent === '错谱'"));
   browser_.Script("const s = document.getElementById('search'); s.value = ''; s.dispatchEvent(new Event('input'));"
                   "return 0;");
+  ASSERT_TRUE(browser_.WaitFor("document.querySelectorAll('#puzzles tbody tr').length === 2"));
+  // The material filter, with the collection's materials as suggestions.
+  EXPECT_EQ(browser_.Script("return [...document.querySelectorAll('#materials option')].map(o => o.value).sort();"),
+            json::array({"KRK", "KRPK"}));
+  browser_.Script("const m = document.getElementById('filter-material'); m.value = 'KRPK';"
+                  "m.dispatchEvent(new Event('change')); return 0;");
+  ASSERT_TRUE(browser_.WaitFor("document.querySelectorAll('#puzzles tbody tr').length === 1 && "
+                               "document.querySelector('#puzzles tbody tr a').textContent === '错谱'"));
+  browser_.Script("const m = document.getElementById('filter-material'); m.value = '';"
+                  "m.dispatchEvent(new Event('change')); return 0;");
   ASSERT_TRUE(browser_.WaitFor("document.body.dataset.ready === 'list' && "
                                "document.querySelectorAll('#puzzles tbody tr').length === 2"));
 
