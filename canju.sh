@@ -68,6 +68,9 @@ demo() {
   id=$("$canju" puzzles list --json --store "$store" --collection 百局象棋谱 | sed -n 's/^{"id":"\([0-9a-f]*\)".*/\1/p')
   "$canju" puzzles show --store "$store" "$id"
   "$canju" puzzles dups --store "$store"
+  section "Endgame tablebases: a small Xiangqi set built (with sub-tables) and its statistics"
+  "$canju" tb demo --dir "$BUILD/tb-demo"
+  "$canju" tb probe --dir "$BUILD/tb-demo" "4ka3/4a4/9/9/9/9/9/9/9/3RK4 w"
 }
 
 case "${1:-help}" in

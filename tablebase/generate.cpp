@@ -112,7 +112,10 @@ Status Generator::Init(const std::string& dir) {
       }
   // Small tables are not worth the threads' start-up and barriers.
   threads_ = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(threads_, index_.size() / 65536)));
-  for (int s = 0; s < 2; ++s) cells_[s].assign(index_.size(), cell::kIllegal);
+  for (int s = 0; s < 2; ++s) {
+    cells_[s].assign(index_.size(), cell::kIllegal);
+    level_mask_[s].assign((index_.size() >> kChunkBits) + 1, 0);
+  }
   header_ = TableHeader();
   header_.variant_id = v_.id();
   header_.variant_fingerprint = VariantFingerprint(v_);
@@ -123,14 +126,32 @@ Status Generator::Init(const std::string& dir) {
   return Status::OK();
 }
 
+// Moves only the pieces whose squares differ from the board already set up
+// (consecutive entries differ in one or two pieces).
 void Generator::SetupSquares(Work& w, const uint8_t* sq, Color side) const {
-  for (int i = 0; i < index_.slots(); ++i) w.slot_at[w.sq[i]] = -1;
-  w.pos.Clear(v_, side);
-  for (int i = 0; i < index_.slots(); ++i) {
-    w.sq[i] = sq[i];
-    w.pos.Put(index_.slot_piece(i), sq[i]);
-    w.slot_at[sq[i]] = static_cast<int8_t>(i);
+  const int n = index_.slots();
+  if (!w.placed) {
+    w.pos.Clear(v_, side);
+    for (int i = 0; i < n; ++i) {
+      w.sq[i] = sq[i];
+      w.pos.Put(index_.slot_piece(i), sq[i]);
+      w.slot_at[sq[i]] = static_cast<int8_t>(i);
+    }
+    w.placed = true;
+    return;
   }
+  for (int i = 0; i < n; ++i)
+    if (w.sq[i] != sq[i]) {
+      w.pos.Remove(w.sq[i]);
+      w.slot_at[w.sq[i]] = -1;
+    }
+  for (int i = 0; i < n; ++i)
+    if (w.sq[i] != sq[i]) {
+      w.sq[i] = sq[i];
+      w.pos.Put(index_.slot_piece(i), sq[i]);
+    }
+  for (int i = 0; i < n; ++i) w.slot_at[sq[i]] = static_cast<int8_t>(i);
+  w.pos.SetSideToMove(side);
 }
 
 bool Generator::Setup(Work& w, uint64_t idx, Color side) const {
@@ -192,6 +213,10 @@ template <class F>
 void Generator::Unmoves(Work& w, bool royal_only, F&& f) const {
   const Color s = w.pos.side_to_move(), x = ~s;
   const int K = v_.kind_count();
+  const int ksq = w.pos.royal_square(s);
+  // A predecessor is legal if s is not in check there; un-moves that touch
+  // no square relevant to s's royal leave that as it is now.
+  const bool in_check = w.pos.Attacked(ksq, x);
   for (int i = 0; i < index_.slots(); ++i) {
     if (index_.slot_color(i) != x || (royal_only && i >= 2)) continue;
     const int to = w.sq[i], kind = index_.slot_kind(i);
@@ -204,16 +229,22 @@ void Generator::Unmoves(Work& w, bool royal_only, F&& f) const {
       } else if (index_.groups()[g].local[from] < 0) {
         return;
       }
-      w.pos.Remove(to);
-      w.pos.Put(p, from);
-      if (!w.pos.Attacked(w.pos.royal_square(s), x)) {
+      bool legal;
+      if (!v_.relevance(s, ksq, from) && !v_.relevance(s, ksq, to)) {
+        legal = !in_check;
+      } else {
+        w.pos.Remove(to);
+        w.pos.Put(p, from);
+        legal = !w.pos.Attacked(ksq, x);
+        w.pos.Remove(from);
+        w.pos.Put(p, to);
+      }
+      if (legal) {
         w.sq[i] = static_cast<uint8_t>(from);
         uint64_t j = index_.EncodeCanonical(w.sq);
         w.sq[i] = static_cast<uint8_t>(to);
         if (j != kNoIndex) f(j);
       }
-      w.pos.Remove(from);
-      w.pos.Put(p, to);
     };
     auto [lb, le] = v_.quiet_leaps_to(x, kind, to);
     for (const ReverseLeap* r = lb; r != le; ++r)
@@ -256,7 +287,7 @@ void Generator::NoteDtm(int d) {
 
 void Generator::ForChunks(const std::string& phase, const std::function<void(Work&, Color, uint64_t, uint64_t)>& body) {
   const uint64_t n = index_.size();
-  const uint64_t chunk = 4096;
+  const uint64_t chunk = 1ULL << kChunkBits;
   const int64_t per_side = static_cast<int64_t>((n + chunk - 1) / chunk);
   const int64_t total = 2 * per_side;
   std::atomic<int64_t> done{0};
@@ -298,6 +329,7 @@ Status Generator::Initialise() {
       if (w.moves.empty()) {
         const bool mate = w.pos.InCheck() || v_.rules().stalemate == Outcome::kLoss;
         Store(side, i, mate ? cell::kResolved : cell::kDraw);
+        if (mate) Mark(side, i, 0);
         continue;
       }
       int quiet = 0, best_win = cell::kMaxDtm + 1, worst_loss = -1;
@@ -322,6 +354,7 @@ Status Generator::Initialise() {
       else if (quiet == 0) c = static_cast<uint16_t>(cell::kResolved | worst_loss), NoteDtm(worst_loss);
       else c = static_cast<uint16_t>(std::min<int>(quiet, cell::kCounterMax));
       Store(side, i, c);
+      if (cell::Resolved(c)) Mark(side, i, cell::Dtm(c));
     }
   });
   return Status::OK();
@@ -335,6 +368,7 @@ void Generator::SetWin(Color side, uint64_t idx, int dtm, bool pending) {
     if (!better) return;
     if (Cas(side, idx, c, nc)) {
       NoteDtm(dtm);
+      Mark(side, idx, dtm);
       return;
     }
   }
@@ -357,6 +391,7 @@ void Generator::Decrement(Work& w, Color side, uint64_t idx, int level, bool pen
       Store(side, idx,
             static_cast<uint16_t>(cell::kResolved | d | (pending ? cell::kPending : 0) | (rule ? cell::kRule : 0)));
       NoteDtm(d);
+      Mark(side, idx, d);
     }
     return;
   }
@@ -380,7 +415,9 @@ void Generator::Propagate(bool pending_only) {
     if (progress_)
       progress_(Progress{name_, pending_only ? "re-propagate" : "propagate", static_cast<uint64_t>(level),
                          static_cast<uint64_t>(max_dtm_.load() + 1)});
+    const uint64_t bit = 1ULL << ((level - 1) & 63);
     ForChunks("", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
+      if (!(__atomic_load_n(&level_mask_[side][begin >> kChunkBits], __ATOMIC_RELAXED) & bit)) return;
       const uint16_t* cells = cells_[side].data();
       for (uint64_t i = begin; i < end; ++i) {
         uint16_t c = __atomic_load_n(&cells[i], __ATOMIC_RELAXED);

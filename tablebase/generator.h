@@ -67,6 +67,7 @@ class Generator {
     uint8_t sq[kMaxTablePieces] = {};
     int8_t slot_at[kSquareSlots];
     MoveList moves;
+    bool placed = false;  // pos holds the pieces of sq
     Work() {
       for (auto& s : slot_at) s = -1;
     }
@@ -105,6 +106,13 @@ class Generator {
                                        __ATOMIC_RELAXED);
   }
   void NoteDtm(int d);
+  // Records that chunk idx >> kChunkBits of `side` holds a result at distance d,
+  // so that the pass for level d + 1 can skip the chunks without any.
+  static constexpr int kChunkBits = 12;
+  void Mark(Color side, uint64_t idx, int d) {
+    __atomic_fetch_or(&level_mask_[side][idx >> kChunkBits], 1ULL << (d & 63), __ATOMIC_RELAXED);
+  }
+  std::vector<uint64_t> level_mask_[2];
 
   const Variant& v_;
   Material material_;

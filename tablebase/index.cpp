@@ -142,6 +142,21 @@ Status Indexer::Init(const Variant& v, const Material& m) {
           g.squares.push_back(static_cast<uint8_t>(sq));
         }
       g.size = Binomial(static_cast<int>(g.squares.size()), g.count);
+      if (g.count > 1 && g.size <= (1u << 20)) {
+        g.combos.resize(g.size * g.count);
+        std::vector<int> a(g.count);
+        for (int i = 0; i < g.count; ++i) a[i] = i;
+        for (;;) {
+          uint64_t c = 0;
+          for (int i = 0; i < g.count; ++i) c += Binomial(a[i], i + 1);
+          for (int i = 0; i < g.count; ++i) g.combos[c * g.count + i] = g.squares[a[i]];
+          int i = 0;
+          while (i < g.count && a[i] + 1 == (i + 1 < g.count ? a[i + 1] : static_cast<int>(g.squares.size()))) ++i;
+          if (i == g.count) break;
+          ++a[i];
+          for (int j = 0; j < i; ++j) a[j] = j;
+        }
+      }
       if (g.size == 0) return Status::InvalidArgument("material has more " + v.kind(k).name + "s than squares for them");
       for (int i = 0; i < g.count; ++i) {
         slot_color_[slots_] = Color(c);
@@ -257,6 +272,8 @@ bool Indexer::Decode(uint64_t idx, uint8_t* sq) const {
     uint64_t c = (rest / g.stride) % g.size;
     if (g.count == 1) {
       sq[g.first_slot] = g.squares[c];
+    } else if (!g.combos.empty()) {
+      for (int i = 0; i < g.count; ++i) sq[g.first_slot + i] = g.combos[c * g.count + i];
     } else {
       int hi = static_cast<int>(g.squares.size());
       for (int i = g.count - 1; i >= 0; --i) {

@@ -36,6 +36,7 @@ struct PieceGroup {
   std::array<int16_t, kSquareSlots> local;  // square -> position in `squares`, -1 if not legal
   uint64_t size;    // C(squares, count)
   uint64_t stride;  // weight in the index
+  std::vector<uint8_t> combos;  // count > 1: the squares of each combination (if not too many)
 };
 
 class Indexer {

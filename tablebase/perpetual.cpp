@@ -115,6 +115,7 @@ Status Generator::Perpetual() {
           const int d = Phases::RuleLossDistance(*this, w);
           Store(side, i, static_cast<uint16_t>(cell::kResolved | cell::kRule | cell::kPending | d));
           NoteDtm(d);
+          Mark(side, i, d);
           losses.fetch_add(1, std::memory_order_relaxed);
         }
       });
@@ -150,6 +151,7 @@ Status Generator::RecomputeDistances() {
       w.pos.GenerateLegal(&w.moves);
       if (w.moves.empty()) {
         Store(side, i, cell::kResolved);
+        Mark(side, i, 0);
         continue;
       }
       const bool win = cell::Dtm(c) & 1, rule = c & cell::kRule;
@@ -178,6 +180,7 @@ Status Generator::RecomputeDistances() {
         nc = static_cast<uint16_t>(std::min(count, static_cast<int>(cell::kCounterMax)) | (rule ? cell::kInS : 0));
       }
       Store(side, i, nc);
+      if (cell::Resolved(nc)) Mark(side, i, cell::Dtm(nc));
     }
   });
   distance_pass_ = true;
