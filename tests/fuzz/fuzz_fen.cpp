@@ -1,11 +1,12 @@
 // Position::FromFen on arbitrary text, for each built-in variant (the first
 // byte chooses). A position that loads must write the same FEN back, and
 // every legal move must make and unmake cleanly and read back from its
-// coordinate and human (Chinese / SAN) notation.
+// coordinate and human (Chinese / SAN) notation; the board must draw.
 #include <cstdint>
 #include <string>
 
 #include "tests/fuzz/fuzz_check.h"
+#include "variants/display.h"
 #include "variants/notation.h"
 #include "variants/registry.h"
 
@@ -25,6 +26,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(st.ok(), "%s -> %s: %s", fen.c_str(), written.c_str(), st.ToString().c_str());
   FUZZ_CHECK(again.Fen() == written, "%s -> %s", written.c_str(), again.Fen().c_str());
   FUZZ_CHECK(again.key() == pos.key(), "key differs after reload of %s", written.c_str());
+
+  // The board and state texts must be drawable for any loadable position.
+  BoardStyle style;
+  style.color = (data[0] & 4) != 0;
+  style.unicode = (data[0] & 8) != 0;
+  FUZZ_CHECK(!RenderBoard(pos, style).empty() && !DescribeState(pos).empty(), "%s", written.c_str());
 
   MoveList list;
   pos.GenerateLegal(&list);
