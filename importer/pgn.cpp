@@ -360,12 +360,32 @@ Status ReadTagGames(const std::string& name, std::string_view data, ReadResult* 
   }
   const bool several = real.size() > 1;
   int n = 0;
+  std::string last_collection;
   for (PgnGame& g : real) {
     ++n;
     GameDraft d;
     d.where = several ? "game " + std::to_string(n) : "";
     d.tree = std::move(g.tree);
     ApplyTags(g, &d);
+    // An Event without 第N局 that starts with the previous game's collection
+    // ("适情雅趣_李浭551局新版 *原_227局_舍生取义_补图复原"): same collection,
+    // the rest is the title.
+    Record& rec = d.record;
+    if (!last_collection.empty() && rec.number == 0 && rec.collection.size() > last_collection.size() &&
+        rec.collection.compare(0, last_collection.size(), last_collection) == 0 &&
+        rec.collection[last_collection.size()] == ' ') {
+      std::string rest = text::Trim(rec.collection.substr(last_collection.size()));
+      if (!rest.empty() && rest[0] == '*') {
+        rec.tags["mark"] = "*";
+        rest = text::Trim(rest.substr(1));
+      }
+      rec.collection = last_collection;
+      if (rec.title.empty()) {
+        rec.title = meta::CleanTitle(rest);
+        if (rec.title != rest) rec.tags["original_title"] = rest;
+      }
+    }
+    last_collection = rec.collection;
     if (d.record.collection.empty()) {
       d.record.collection = several ? meta::FileStem(name) : meta::CollectionFromPath(name);
       if (d.record.collection.empty()) d.record.collection = meta::FileStem(name);

@@ -135,8 +135,11 @@ TEST(RealData, KnownPuzzles) {
   // ("228plus", 原_227局) that carries no 第N局 number.
   std::set<int> numbers;
   for (const Record& r : tagged.records) {
+    EXPECT_EQ(r.collection, "适情雅趣_李浭551局新版") << r.source;
     if (r.number == 0) {
       EXPECT_EQ(r.tags.at("fen_index"), "shiqingyaqu-551-228plus");
+      EXPECT_EQ(r.title, "原_227局_舍生取义_补图复原");
+      EXPECT_EQ(r.tags.at("mark"), "*");
     } else {
       numbers.insert(r.number);
     }
