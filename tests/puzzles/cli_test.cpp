@@ -103,6 +103,25 @@ TEST_F(CliTest, ImportsTheSamplesOnceAndSummarisesInJson) {
   EXPECT_EQ(s2["duplicates"], 44);
 }
 
+TEST_F(CliTest, CollectionOptionMergesSourcesOfOneBook) {
+  // Two files of one book under different names: --collection makes them one
+  // collection, and the composition they share is stored once.
+  std::string a = dir_.path() + "/edition-a.eglib", b = dir_.path() + "/edition-b.fen";
+  WriteFile(a, "第268局 投躯帝廷|1c2k1C2/c4P3/5a3/9/9/9/9/7R1/3rp4/5K1C1 w|\n"
+               "第13局 目视横流|4k4/3P2P2/b2N2R2/7r1/2b6/9/9/3n5/4p3r/2R2K3 w|\n");
+  WriteFile(b, "1c2k1C2/c4P3/5a3/9/9/9/9/7R1/3rp4/5K1C1 w; id \"投躯帝庭\"; number 268; claim \"win\"\n");
+  CliRun r = Canju("import --json --collection 适情雅趣 " + StoreArg() + " " + Quote(a) + " " + Quote(b));
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  json s = Lines(r.out).at(0);
+  EXPECT_EQ(s["records"], 3);
+  EXPECT_EQ(s["new"], 2);
+  EXPECT_EQ(s["duplicates"], 1);
+  ASSERT_EQ(s["same_as"].size(), 1u);  // a duplicate inside this import, named
+  std::vector<json> rows = Lines(Canju("puzzles list --json " + StoreArg()).out);
+  ASSERT_EQ(rows.size(), 2u);
+  for (const json& row : rows) EXPECT_EQ(row["collection"], "适情雅趣");
+}
+
 TEST_F(CliTest, ListsInJsonWithTheDocumentedFields) {
   ASSERT_EQ(Canju("import --quiet " + StoreArg() + " " + Samples()).rc, 0);
   CliRun r = Canju("puzzles list --json " + StoreArg());
