@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <random>
 #include <thread>
 
 #include "serve_fixture.h"
@@ -397,12 +398,54 @@ TEST_F(ApiTest, StopsAndStartsAgain) {
   EXPECT_NE(st.message().find(std::to_string(fx_.port())), std::string::npos);
 }
 
+// Garbage in every parameter of every endpoint: always a JSON reply, never
+// a 5xx, and the server still answers afterwards.
+TEST_F(ApiTest, RandomRequestsGetJsonAnswers) {
+  std::mt19937 rng(20241129);
+  const std::vector<std::string> bases = {"/api/puzzles?collection=", "/api/puzzles?q=",     "/api/puzzles?material=",
+                                          "/api/puzzles?result=",     "/api/puzzles?limit=", "/api/puzzles?offset=",
+                                          "/api/probe?fen=",          "/api/probe?fen=x&variant=", "/api/puzzle/"};
+  const std::string alphabet = "0123456789abcdefKRNBAPkrnbap/ wb-%&=?.#";
+  httplib::Client cli("127.0.0.1", fx_.port());
+  cli.set_url_encode(false);
+  for (int i = 0; i < 300; ++i) {
+    std::string path = bases[rng() % bases.size()];
+    const int len = static_cast<int>(rng() % 60);
+    for (int k = 0; k < len; ++k) {
+      if (rng() % 8 == 0) {
+        static const char kHex[] = "0123456789ABCDEF";
+        const unsigned b = rng() % 256;
+        path += '%';
+        path += kHex[b >> 4];
+        path += kHex[b & 15];
+      } else {
+        const char c = alphabet[rng() % alphabet.size()];
+        path += c == ' ' ? std::string("%20") : c == '#' ? std::string("%23") : std::string(1, c);
+      }
+    }
+    auto res = cli.Get(path.c_str());
+    ASSERT_TRUE(res) << path;
+    EXPECT_LT(res->status, 500) << path << " -> " << res->body;
+    EXPECT_FALSE(json::parse(res->body, nullptr, false).is_discarded()) << path << " -> " << res->body;
+  }
+  EXPECT_EQ(Get("/api/info").status, 200);
+}
+
 TEST(ApiOpen, MissingStoreAndTablesAreErrors) {
   std::unique_ptr<server::Api> api;
   server::Api::Options o;
   o.store_dir = "/nonexistent/canju-store";
   Status st = server::Api::Open(o, &api);
   EXPECT_EQ(st.code(), Status::Code::kNotFound) << st.ToString();
+  EXPECT_NE(st.message().find("/nonexistent/canju-store"), std::string::npos) << st.ToString();
+
+  ServeFixture fx;
+  fx.Build();
+  o.store_dir = fx.dir();
+  o.tb_dir = "/nonexistent/canju-tables";
+  st = server::Api::Open(o, &api);
+  EXPECT_EQ(st.code(), Status::Code::kNotFound) << st.ToString();
+  EXPECT_NE(st.message().find("/nonexistent/canju-tables"), std::string::npos) << st.ToString();
 }
 
 }  // namespace
