@@ -396,6 +396,9 @@ void RegisterList(CLI::App* puzzles) {
   });
 }
 
+// A space that Wrap() does not break at.
+constexpr char kGlue = '\x01';
+
 // The move tree as PGN-like text in the variant's human notation:
 // "1. 车二进一 将5进1 (1... 将5平4 2. 车二平六) 2. ...". A move that cannot
 // be replayed is shown as stored, with the reason, and ends its line.
@@ -439,8 +442,9 @@ class TreeWriter {
   // Writes the move number (when needed), the move and its comment.
   bool Emit(const Position& pos, const MoveNode& node, bool force_number, Move* m) {
     if (!out_.empty() && out_.back() != '(') out_ += ' ';
-    if (pos.side_to_move() == kFirst) out_ += std::to_string(pos.fullmove_number()) + ". ";
-    else if (force_number) out_ += std::to_string(pos.fullmove_number()) + "... ";
+    // kGlue keeps a move number on the line of its move when wrapping.
+    if (pos.side_to_move() == kFirst) out_ += std::to_string(pos.fullmove_number()) + "." + kGlue;
+    else if (force_number) out_ += std::to_string(pos.fullmove_number()) + "..." + kGlue;
     Status st = ParseCoordMove(pos, node.move, m);
     if (!st.ok()) {
       out_ += node.move + " {cannot be replayed: " + st.message() + "}";
@@ -455,22 +459,55 @@ class TreeWriter {
   std::string out_;
 };
 
-// Wraps text at `width` display columns on spaces.
+// Wraps text at `width` display columns: at spaces, and inside words wider
+// than a line (Chinese comments have no spaces). Newlines become spaces.
 std::string Wrap(const std::string& text, int width, const std::string& indent) {
   std::string out, line;
+  int line_w = 0;
+  auto flush = [&] {
+    if (!line.empty()) out += indent + line + "\n";
+    line.clear();
+    line_w = 0;
+  };
+  std::string flat = text;
+  for (char& c : flat)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
   size_t i = 0;
-  while (i < text.size()) {
-    size_t j = text.find(' ', i);
-    if (j == std::string::npos) j = text.size();
-    std::string word = text.substr(i, j - i);
-    if (!line.empty() && DisplayWidth(line) + 1 + DisplayWidth(word) > width) {
-      out += indent + line + "\n";
-      line.clear();
-    }
-    line += (line.empty() ? "" : " ") + word;
+  while (i < flat.size()) {
+    size_t j = flat.find(' ', i);
+    if (j == std::string::npos) j = flat.size();
+    std::string word = flat.substr(i, j - i);
     i = j + 1;
+    if (word.empty()) continue;
+    std::replace(word.begin(), word.end(), kGlue, ' ');
+    int w = DisplayWidth(word);
+    if (line_w > 0 && line_w + 1 + w > width) flush();
+    if (w > width) {
+      // Character by character (UTF-8 sequences kept whole).
+      if (line_w > 0) {
+        line += ' ';
+        ++line_w;
+      }
+      for (size_t k = 0; k < word.size();) {
+        size_t len = 1;
+        while (k + len < word.size() && (static_cast<unsigned char>(word[k + len]) & 0xC0) == 0x80) ++len;
+        std::string ch = word.substr(k, len);
+        int cw = DisplayWidth(ch);
+        if (line_w + cw > width) flush();
+        line += ch;
+        line_w += cw;
+        k += len;
+      }
+      continue;
+    }
+    if (line_w > 0) {
+      line += ' ';
+      ++line_w;
+    }
+    line += word;
+    line_w += w;
   }
-  if (!line.empty()) out += indent + line + "\n";
+  flush();
   return out;
 }
 
