@@ -1,6 +1,7 @@
 #include "variants/placement.h"
 
 #include <cctype>
+#include <cstdio>
 
 #include "variants/variant.h"
 
@@ -38,7 +39,20 @@ bool ParsePlacement(const Variant& v, const std::string& text, uint8_t cells[kSq
     }
     int kind = std::isalpha(static_cast<unsigned char>(c)) ? v.KindForLetter(c) : -1;
     if (kind < 0) {
-      *error = std::string("unknown piece '") + c + "' for " + v.id() + where();
+      // Quote a whole UTF-8 character (or the byte in hex), never half of one.
+      std::string shown;
+      unsigned char u = static_cast<unsigned char>(c);
+      size_t n = u < 0x80 ? 1 : (u >> 5) == 6 ? 2 : (u >> 4) == 14 ? 3 : (u >> 3) == 30 ? 4 : 0;
+      bool valid = n > 0 && i + n <= text.size();
+      for (size_t k = 1; valid && k < n; ++k) valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+      if (valid && (n > 1 || std::isprint(u))) {
+        shown = "'" + text.substr(i, n) + "'";
+      } else {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02X", u);
+        shown = std::string("byte ") + hex;
+      }
+      *error = "unknown piece " + shown + " for " + v.id() + where();
       return false;
     }
     if (file >= v.files()) return *error = "too many files in rank" + where(), false;

@@ -45,7 +45,7 @@ struct Rules {
   WinCondition win = WinCondition::kCheckmate;
   Outcome stalemate = Outcome::kLoss;       // result for the stalemated side
   bool flying_general = false;
-  Outcome perpetual_check = Outcome::kLoss;  // result for the perpetual checker (kDraw: ignored)
+  Outcome perpetual_check = Outcome::kDraw;  // result for the perpetual checker (kDraw: ignored)
   bool castling = false;
   bool double_step = false;
   bool en_passant = false;
