@@ -398,7 +398,8 @@ void Generator::Decrement(Work& w, Color side, uint64_t idx, int level, bool pen
 }
 
 void Generator::ProcessResolved(Work& w, Color side, uint64_t idx, int dtm, bool pending) {
-  thread_local Work aux;
+  if (!w.aux) w.aux = std::make_unique<Work>();
+  Work& aux = *w.aux;
   Setup(w, idx, side);
   const Color x = ~side;
   if ((dtm & 1) == 0) ForEachPredecessor(w, [&](uint64_t j) { SetWin(x, j, dtm + 1, pending); });

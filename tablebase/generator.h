@@ -68,6 +68,7 @@ class Generator {
     int8_t slot_at[kSquareSlots];
     MoveList moves;
     bool placed = false;  // pos holds the pieces of sq
+    std::unique_ptr<Work> aux;  // a second board for the same thread
     Work() {
       for (auto& s : slot_at) s = -1;
     }

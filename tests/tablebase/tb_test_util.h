@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -15,13 +16,21 @@
 
 namespace canju::tb::testing {
 
+// Created on first use, removed when the test binary ends.
 inline std::string ScratchDir() {
-  static std::string dir = [] {
-    char tmpl[] = "/tmp/canju-tb-test-XXXXXX";
-    char* d = ::mkdtemp(tmpl);
-    return std::string(d ? d : "/tmp");
-  }();
-  return dir;
+  struct Dir {
+    std::string path;
+    Dir() {
+      char tmpl[] = "/tmp/canju-tb-test-XXXXXX";
+      char* d = ::mkdtemp(tmpl);
+      path = d ? d : "";
+    }
+    ~Dir() {
+      if (!path.empty()) std::filesystem::remove_all(path);
+    }
+  };
+  static Dir dir;
+  return dir.path;
 }
 
 // Builds (once) the tables in `dir` and fails the test on an error.
