@@ -306,6 +306,25 @@ void Generator::ForChunks(const std::string& phase, const std::function<void(Wor
   }
 }
 
+void Generator::ForRanges(const std::string& phase, const std::function<void(Work&, uint64_t, uint64_t)>& body) {
+  const uint64_t n = index_.size();
+  const uint64_t chunk = 1ULL << kChunkBits;
+  const int64_t total = static_cast<int64_t>((n + chunk - 1) / chunk);
+  std::atomic<int64_t> done{0};
+#pragma omp parallel num_threads(threads_)
+  {
+    Work w;
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t c = 0; c < total; ++c) {
+      const uint64_t begin = static_cast<uint64_t>(c) * chunk;
+      body(w, begin, std::min(n, begin + chunk));
+      int64_t d = ++done;
+      if (!phase.empty() && progress_ && omp_get_thread_num() == 0)
+        progress_(Progress{name_, phase, static_cast<uint64_t>(d), static_cast<uint64_t>(total)});
+    }
+  }
+}
+
 int Generator::CaptureLossMax(Work& w, bool quiet_only) const {
   w.pos.GenerateLegal(&w.moves);
   int worst = -1;
@@ -319,9 +338,17 @@ int Generator::CaptureLossMax(Work& w, bool quiet_only) const {
 
 Status Generator::Initialise() {
   max_dtm_ = 0;
-  ForChunks("initialise", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
-    for (uint64_t i = begin; i < end; ++i) {
-      if (!Setup(w, i, side) || w.pos.Attacked(w.pos.royal_square(~side), side)) {
+  ForRanges("initialise", [&](Work& w, uint64_t begin, uint64_t end) {
+    for (uint64_t ii = 2 * begin; ii < 2 * end; ++ii) {
+      const uint64_t i = ii >> 1;
+      const Color side = Color(ii & 1);
+      if (side == kFirst ? !Setup(w, i, side) : (w.pos.SetSideToMove(side), false)) {
+        Store(kFirst, i, cell::kIllegal);
+        Store(kSecond, i, cell::kIllegal);
+        ++ii;
+        continue;
+      }
+      if (w.pos.Attacked(w.pos.royal_square(~side), side)) {
         Store(side, i, cell::kIllegal);
         continue;
       }

@@ -87,6 +87,8 @@ class Generator {
   template <class F> void Unmoves(Work& w, bool royal_only, F&& f) const;
 
   void ForChunks(const std::string& phase, const std::function<void(Work&, Color, uint64_t, uint64_t)>& body);
+  // Chunks of entries with both sides to move in one body (one decode serves both).
+  void ForRanges(const std::string& phase, const std::function<void(Work&, uint64_t, uint64_t)>& body);
   Status Initialise();
   void Propagate(bool pending_only);
   void ProcessResolved(Work& w, Color side, uint64_t idx, int dtm, bool pending_only);

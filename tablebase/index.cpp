@@ -172,6 +172,8 @@ Status Indexer::Init(const Variant& v, const Material& m) {
     stride *= groups_[i].size;
   }
   kp_stride_ = stride;
+  kp_div_ = FastDiv(stride);
+  for (PieceGroup& g : groups_) g.by_size = FastDiv(g.size);
 
   // Royal pairs: a pair is excluded when the two royals attack each other
   // with unblockable leaps (adjacent chess kings): illegal whoever moves.
@@ -261,15 +263,29 @@ uint64_t Indexer::Encode(const uint8_t* sq) const {
 }
 
 bool Indexer::Decode(uint64_t idx, uint8_t* sq) const {
-  uint64_t kp = idx / kp_stride_, rest = idx % kp_stride_;
+  uint64_t kp, rest;
+  const bool small = idx < (1ULL << 32) && kp_stride_ < (1ULL << 32);
+  if (small) {
+    kp = kp_div_.Div(static_cast<uint32_t>(idx));
+    rest = idx - kp * kp_stride_;
+  } else {
+    kp = idx / kp_stride_;
+    rest = idx % kp_stride_;
+  }
   sq[0] = kp_squares_[kp].first;
   sq[1] = kp_squares_[kp].second;
   uint64_t occ[4] = {0, 0, 0, 0};
   occ[sq[0] >> 6] |= 1ULL << (sq[0] & 63);
   occ[sq[1] >> 6] |= 1ULL << (sq[1] & 63);
   bool ok = true;
-  for (const PieceGroup& g : groups_) {
-    uint64_t c = (rest / g.stride) % g.size;
+  // Last group first: its stride is 1, each group's number is the remainder.
+  for (int gi = static_cast<int>(groups_.size()) - 1; gi >= 0; --gi) {
+    const PieceGroup& g = groups_[gi];
+    uint64_t q;
+    if (small && g.size < (1ULL << 32)) q = g.by_size.Div(static_cast<uint32_t>(rest));
+    else q = rest / g.size;
+    uint64_t c = rest - q * g.size;
+    rest = q;
     if (g.count == 1) {
       sq[g.first_slot] = g.squares[c];
     } else if (!g.combos.empty()) {

@@ -27,6 +27,18 @@ struct Symmetry {
 };
 Symmetry FindSymmetry(const Variant& v, const Material& m);
 
+// Division by a constant through a multiplication (Lemire et al.): exact for
+// 32-bit dividends and divisors.
+struct FastDiv {
+  uint64_t m = 0;
+  uint32_t d = 1;
+  FastDiv() = default;
+  explicit FastDiv(uint64_t div) : m(div > 1 ? ~0ULL / div + 1 : 0), d(static_cast<uint32_t>(div)) {}
+  uint32_t Div(uint32_t n) const {
+    return d == 1 ? n : static_cast<uint32_t>((static_cast<unsigned __int128>(m) * n) >> 64);
+  }
+};
+
 struct PieceGroup {
   Color color;
   int kind;
@@ -37,6 +49,7 @@ struct PieceGroup {
   uint64_t size;    // C(squares, count)
   uint64_t stride;  // weight in the index
   std::vector<uint8_t> combos;  // count > 1: the squares of each combination (if not too many)
+  FastDiv by_size;
 };
 
 class Indexer {
@@ -95,6 +108,7 @@ class Indexer {
   std::vector<std::pair<uint8_t, uint8_t>> kp_squares_;
   std::vector<std::vector<uint8_t>> kp_orbit_;
   uint64_t kp_stride_ = 1;
+  FastDiv kp_div_;
   uint64_t size_ = 0;
 };
 

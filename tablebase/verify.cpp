@@ -26,12 +26,17 @@ Status Generator::Verify() {
   std::mutex mu;
   std::string failure;
   std::atomic<bool> failed{false};
-  ForChunks("verify", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
-    for (uint64_t i = begin; i < end && !failed.load(std::memory_order_relaxed); ++i) {
+  ForRanges("verify", [&](Work& w, uint64_t begin, uint64_t end) {
+    bool placed = false;
+    for (uint64_t ii = 2 * begin; ii < 2 * end && !failed.load(std::memory_order_relaxed); ++ii) {
+      const uint64_t i = ii >> 1;
+      const Color side = Color(ii & 1);
       uint16_t stored = Load(side, i);
       if (cell::Resolved(stored)) stored = static_cast<uint16_t>(stored & ~cell::kPending);
       uint16_t expected;
-      if (!Setup(w, i, side) || w.pos.Attacked(w.pos.royal_square(~side), side)) {
+      if (side == kFirst) placed = Setup(w, i, side);
+      else if (placed) w.pos.SetSideToMove(side);
+      if (!placed || w.pos.Attacked(w.pos.royal_square(~side), side)) {
         expected = cell::kIllegal;
       } else {
         w.pos.GenerateLegal(&w.moves);
