@@ -102,8 +102,23 @@ std::string Save(const T& value) {
   return out;
 }
 
+// Every archive starts with the length-prefixed signature; checking it first
+// keeps Boost from trusting a garbage length (and allocating by it) when the
+// bytes are not an archive at all.
+bool HasArchiveHeader(const std::string& bytes) {
+  static const char kSignature[] = "serialization::archive";
+  constexpr size_t kLen = sizeof kSignature - 1;
+  if (bytes.size() < 8 + kLen) return false;
+  uint64_t len = 0;
+  for (int i = 7; i >= 0; --i) len = len << 8 | static_cast<uint8_t>(bytes[i]);
+  return len == kLen && bytes.compare(8, kLen, kSignature) == 0;
+}
+
 template <class T>
 Status Load(const std::string& bytes, const char* what, T* out) {
+  if (!HasArchiveHeader(bytes))
+    return Status::Corruption(std::string("unreadable ") + what + " (" + std::to_string(bytes.size()) +
+                              " bytes): not a Boost binary archive");
   StringSource source(bytes);
   try {
     boost::archive::binary_iarchive ar(source, kArchiveFlags);
