@@ -137,7 +137,7 @@ std::string ResultSentence(const SolveResult& r) {
   switch (r.proof) {
     case ProofKind::kChecks: s += " (by consecutive checks"; break;
     case ProofKind::kThreats: s += " (by checks and mate threats"; break;
-    case ProofKind::kBounded: s += " (full-width search"; break;
+    case ProofKind::kFullWidth: s += " (full-width search"; break;
     case ProofKind::kTablebase: s += " (endgame tables"; break;
     default: break;
   }

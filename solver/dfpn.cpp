@@ -82,6 +82,7 @@ void Prover::Facts(const Position& pos, const Question& q, uint16_t* proof_len, 
 
 bool Prover::Stop() {
   if (aborted_) return true;
+  if ((++stop_polls_ & 63) != 0 && !budget_->exhausted()) return false;
   budget_->Poll();
   if (budget_->exhausted() || (call_node_limit_ && budget_->nodes() - call_start_nodes_ >= call_node_limit_) ||
       (call_deadline_ > 0 && budget_->elapsed() >= call_deadline_))
@@ -193,29 +194,22 @@ void Prover::InitChild(int ply, uint16_t depth, Child* c) {
   if (Repetition(ply, c)) return;
   const bool attacker = attacker_[ply];
   const Variant& v = pos_->variant();
-  int nmoves = -1;
-  if (!attacker || depth == 0) {
-    pos_->GenerateLegal(&scratch_);
-    nmoves = scratch_.size();
-    if (Terminal(nmoves, in_check_[ply], c)) return;
-  } else if (v.rules().win == WinCondition::kCaptureRoyal && Terminal(1, false, c)) {
-    return;
-  }
-  if (depth == 0 || (!attacker && depth == 1)) {  // no mate within the depth left
-    c->pn = kInf, c->dn = 0;
-    return;
-  }
-  if (v.rules().halfmove_draw > 0 && pos_->halfmove_clock() >= v.rules().halfmove_draw) {
-    c->pn = kInf, c->dn = 0, c->rep = kPathDep;  // the clock is not in the key
-    return;
-  }
   if (ply >= kMaxPly) {
     hit_ply_cap_ = true;
     c->pn = kInf, c->dn = 0, c->rep = kPathDep;
     return;
   }
-  const TTProbe p = tt_->Probe(keys_[ply] ^ salt_, depth);
-  if (!p.proven && !p.disproven && tablebase_ && ProbeTablebase(depth, c)) return;
+  if (v.rules().halfmove_draw > 0 && pos_->halfmove_clock() >= v.rules().halfmove_draw) {
+    MoveList tmp;
+    pos_->GenerateLegal(&tmp);
+    if (Terminal(tmp.size(), in_check_[ply], c)) return;  // a mate on the last move still counts
+    c->pn = kInf, c->dn = 0, c->rep = kPathDep;         // the clock is not in the key
+    return;
+  }
+  // The table first: facts, or the numbers of an earlier visit (a node
+  // with numbers is not terminal, so its moves need not be generated).
+  const uint64_t key = keys_[ply] ^ salt_;
+  const TTProbe p = tt_->Probe(key, depth);
   if (p.proven) {
     c->pn = 0, c->dn = kInf, c->len = p.proof_len;
     return;
@@ -224,13 +218,31 @@ void Prover::InitChild(int ply, uint16_t depth, Child* c) {
     c->pn = kInf, c->dn = 0;
     return;
   }
-  if (p.has_numbers) {
+  if (p.has_numbers && depth > 1) {
     c->pn = Clamp(p.pn), c->dn = Clamp(p.dn);
+    return;
+  }
+  if (tablebase_ && ProbeTablebase(depth, c)) return;
+  int nmoves = -1;
+  if (!attacker || depth == 0) {
+    pos_->GenerateLegal(&scratch_);
+    nmoves = scratch_.size();
+    if (Terminal(nmoves, in_check_[ply], c)) {
+      if (c->pn == 0) tt_->StoreProof(key, 0, 0, 0);
+      else tt_->StoreDisproof(key, kUnbounded, 0);
+      return;
+    }
+  } else if (v.rules().win == WinCondition::kCaptureRoyal && Terminal(1, false, c)) {
+    return;
+  }
+  if (depth == 0 || (!attacker && depth == 1)) {  // no mate within the depth left
+    c->pn = kInf, c->dn = 0;
     return;
   }
   // Mobility: a defender with few replies is easy to mate.
   c->pn = attacker ? 1 : static_cast<uint32_t>(std::max(1, nmoves));
   c->dn = 1;
+  if (!p.found) tt_->StoreNumbers(key, depth, c->pn, c->dn, 0);  // never over another depth's numbers
 }
 
 Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn) {
@@ -249,6 +261,7 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
   for (Move m : moves) {
     StateInfo st;
     pos.DoMove(m, &st);
+    tt_->Prefetch(pos.key() ^ salt_);
     if (budget_->Tick()) aborted_ = true;
     EnterPly(ply + 1, st);
     if (or_node && !in_check_[ply + 1] && q_.mode != Mode::kAll &&

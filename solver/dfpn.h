@@ -147,6 +147,7 @@ class Prover {
   uint64_t call_start_nodes_ = 0, call_node_limit_ = 0;
   double call_deadline_ = 0;
   bool aborted_ = false;
+  uint32_t stop_polls_ = 0;
   bool hit_ply_cap_ = false;
 
   // The current path: position keys, whether the side to move is in check,

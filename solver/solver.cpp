@@ -24,7 +24,7 @@ const char* ProofKindName(ProofKind k) {
   switch (k) {
     case ProofKind::kChecks: return "checks";
     case ProofKind::kThreats: return "threats";
-    case ProofKind::kBounded: return "full-width";
+    case ProofKind::kFullWidth: return "full-width";
     case ProofKind::kTablebase: return "tablebase";
     case ProofKind::kTerminal: return "terminal";
     default: return "none";
@@ -342,19 +342,39 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
   // 1. Consecutive checks: cheap, and what most compositions are.
   const Answer c = Prove(pos, {us, Mode::kChecks, kUnbounded}, opt.checks_only ? 1.0 : 0.3);
   if (!decide({us, Mode::kChecks, kUnbounded}, c, ProofKind::kChecks)) {
-    if (c.status == ProofStatus::kDisproven) note << "no mate by consecutive checks; ";
+    if (c.status == ProofStatus::kDisproven) note << "no win by consecutive checks; ";
     else note << "consecutive checks undecided" << (c.hit_ply_cap ? " (lines past the ply cap)" : "") << "; ";
   }
 
   int searched_win = -1, searched_loss = -1;
   if (!won && !opt.checks_only) {
-    // 2. Checks and quiet moves that threaten a mate by checks.
-    const Answer t = Prove(pos, {us, Mode::kThreats, kUnbounded}, 0.6);
-    if (!decide({us, Mode::kThreats, kUnbounded}, t, ProofKind::kThreats)) {
-      if (t.status == ProofStatus::kDisproven) note << "no mate by checks and threats; ";
+    // 2. Unbounded searches that allow quiet attacker moves: all of them
+    // (small material, quiet endgame wins), and checks plus mate threats
+    // (many pieces, where "all" drowns).
+    const Question all{us, Mode::kAll, kUnbounded}, threats{us, Mode::kThreats, kUnbounded};
+    const Answer a1 = Prove(pos, all, 0.4);
+    if (!decide(all, a1, ProofKind::kFullWidth)) {
+      if (a1.status == ProofStatus::kDisproven) {
+        // No win at all. If the opponent has none either, it is a draw.
+        const Question theirs{them, Mode::kAll, kUnbounded};
+        const Answer o = Prove(pos, theirs, 0.5);
+        if (o.status == ProofStatus::kDisproven) {
+          r.result = Claim::kDraw;
+          r.proof = ProofKind::kFullWidth;
+          r.note = "neither side can force a win (every line searched; repetitions are draws, perpetual check loses)";
+          return r;
+        }
+        decide(theirs, o, ProofKind::kFullWidth);
+        note << "no win for the side to move (every line searched); ";
+      }
+      if (!lost) {
+        const Answer a2 = Prove(pos, threats, 0.6);
+        if (!decide(threats, a2, ProofKind::kThreats) && a2.status == ProofStatus::kDisproven)
+          note << "no win by checks and mate threats; ";
+      }
     }
   }
-  if (!won && !opt.checks_only) {
+  if (!won && !lost && !opt.checks_only) {
     // 3. Does the opponent mate by checks whatever the side to move does?
     decide({them, Mode::kChecks, kUnbounded}, Prove(pos, {them, Mode::kChecks, kUnbounded}, 0.1), ProofKind::kChecks);
     // 4. Full width within a growing depth bound, for the side to move (odd
@@ -362,11 +382,11 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
     for (int depth = 1; !won && !lost && depth <= opt.max_general_depth && !budget->exhausted(); depth += 2) {
       const Question w{us, Mode::kAll, static_cast<uint16_t>(depth)};
       const Answer wa = Prove(pos, w, 0.6);
-      if (decide(w, wa, ProofKind::kBounded) || wa.status != ProofStatus::kDisproven) break;
+      if (decide(w, wa, ProofKind::kFullWidth) || wa.status != ProofStatus::kDisproven) break;
       searched_win = depth;
       const Question l{them, Mode::kAll, static_cast<uint16_t>(depth + 1)};
       const Answer la = Prove(pos, l, 0.6);
-      if (decide(l, la, ProofKind::kBounded) || la.status != ProofStatus::kDisproven) break;
+      if (decide(l, la, ProofKind::kFullWidth) || la.status != ProofStatus::kDisproven) break;
       searched_loss = depth + 1;
     }
     if (!won && !lost) {
@@ -387,8 +407,8 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
       if (!exact) note << "shortest mate not proved within the budget (" << r.mate_plies << " plies is an upper bound); ";
       else if (static_cast<int>(r.pv.size()) != r.mate_plies) note << "principal variation cut short by the budget; ";
     }
-    if (r.proof == ProofKind::kBounded) r.no_mate_within = r.mate_exact ? r.mate_plies - 2 : searched_win;
-    if (won && r.proof != ProofKind::kBounded && !opt.checks_only && r.mate_plies > 1) {
+    if (r.proof == ProofKind::kFullWidth) r.no_mate_within = r.mate_exact ? r.mate_plies - 2 : searched_win;
+    if (won && r.proof != ProofKind::kFullWidth && !opt.checks_only && r.mate_plies > 1) {
       // A shorter mate that is not all checks and threats? Full width, cheap depths only.
       const int limit = std::min(r.mate_plies - 2, opt.max_general_depth);
       for (int depth = 1; depth <= limit && !budget->exhausted(); depth += 2) {
@@ -396,7 +416,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
         const Answer wa = Prove(pos, w, 0.2);
         if (wa.status == ProofStatus::kProven) {
           decided = w;
-          r.proof = ProofKind::kBounded;
+          r.proof = ProofKind::kFullWidth;
           r.mate_plies = depth;
           r.mate_exact = true;
           r.pv = BestLine(pos, depth);

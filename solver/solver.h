@@ -38,7 +38,7 @@ enum class ProofKind : uint8_t {
   kNone,
   kChecks,      // consecutive checks (every attacker move checks)
   kThreats,     // checks and quiet moves that threaten a mate by checks
-  kBounded,     // full-width search within a depth bound
+  kFullWidth,   // every attacker move (unbounded, or within a depth bound)
   kTablebase,   // the root's material has a table
   kTerminal,    // the position is already mate / stalemate
 };
@@ -59,7 +59,7 @@ struct SolveResult {
   int mate_plies = -1;
   // mate_plies is the shortest of its kind: among consecutive-check mates for
   // ProofKind::kChecks, among mates made of checks and threats for kThreats,
-  // among all mates for kBounded / kTablebase.
+  // among all mates for kFullWidth / kTablebase.
   bool mate_exact = false;
   // No mate of any kind within this many plies (full-width search); when it
   // is mate_plies - 2, mate_plies is the shortest of all mates. -1: not searched.

@@ -63,6 +63,8 @@ class TranspositionTable {
   // Records "no mate within `depth` plies" (keeps the deeper one).
   void StoreDisproof(uint64_t key, uint16_t depth, uint32_t work);
 
+  void Prefetch(uint64_t key) const { __builtin_prefetch(&table_[(key & mask_) * kBucket]); }
+
   size_t entries() const { return table_.size(); }
   // Slots in use, per thousand (sampled).
   int Hashfull() const;

@@ -1,0 +1,372 @@
+// The solver on hand-made positions whose answers an independent brute-force
+// minimax (below) confirms: mates in 1, 3, 5, a sacrifice, a win whose first
+// move is not a check, a perpetual-check trap, chess mates and stalemate.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "solver/dfpn.h"
+#include "solver/solver.h"
+#include "variants/registry.h"
+
+namespace canju {
+namespace {
+
+using solver::Answer;
+using solver::Budget;
+using solver::Mode;
+using solver::ProofStatus;
+using solver::Prover;
+using solver::TranspositionTable;
+using solver::kUnbounded;
+
+Position Pos(const std::string& variant, const std::string& fen) {
+  Position p;
+  Status st = Position::FromFen(BuiltinVariant(variant), fen, &p);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  return p;
+}
+
+// --- brute force: plain minimax, no table, no pruning beyond cut-offs -------
+
+bool Lost(Position& p) {
+  MoveList ml;
+  p.GenerateLegal(&ml);
+  if (!ml.empty()) return false;
+  return p.InCheck() || p.variant().rules().stalemate == Outcome::kLoss;
+}
+bool MatesWithin(Position& p, int plies, bool checks_only = false);
+bool MatedWithin(Position& p, int plies, bool checks_only) {  // defender to move
+  MoveList ml;
+  p.GenerateLegal(&ml);
+  if (ml.empty()) return p.InCheck() || p.variant().rules().stalemate == Outcome::kLoss;
+  if (plies <= 0) return false;
+  for (Move m : ml) {
+    StateInfo st;
+    p.DoMove(m, &st);
+    const bool r = MatesWithin(p, plies - 1, checks_only);
+    p.UndoMove(m, st);
+    if (!r) return false;
+  }
+  return true;
+}
+bool MatesWithin(Position& p, int plies, bool checks_only) {
+  if (plies <= 0) return false;
+  MoveList ml;
+  p.GenerateLegal(&ml);
+  for (Move m : ml) {
+    StateInfo st;
+    p.DoMove(m, &st);
+    const bool r = (!checks_only || p.InCheck()) && MatedWithin(p, plies - 1, checks_only);
+    p.UndoMove(m, st);
+    if (r) return true;
+  }
+  return false;
+}
+
+// Plays a line and tells whether it ends with the side to move lost.
+bool LineEndsInMate(Position p, const std::vector<Move>& line) {
+  for (Move m : line) {
+    MoveList legal;
+    p.GenerateLegal(&legal);
+    if (!legal.contains(m)) return false;
+    StateInfo st;
+    p.DoMove(m, &st);
+  }
+  return Lost(p);
+}
+
+SolveOptions Quick() {
+  SolveOptions o;
+  o.max_seconds = 0;
+  o.max_nodes = 3'000'000;
+  o.tt_bytes = size_t{16} << 20;
+  return o;
+}
+
+void ExpectShortestMate(const std::string& variant, const std::string& fen, int plies) {
+  Position p = Pos(variant, fen);
+  // The brute force says: a mate within `plies`, none within plies - 2.
+  ASSERT_TRUE(MatesWithin(p, plies)) << fen;
+  if (plies > 2) {
+    ASSERT_FALSE(MatesWithin(p, plies - 2)) << fen;
+  }
+  const SolveResult r = Solve(p, Quick());
+  EXPECT_EQ(r.result, Claim::kWin) << fen << " " << r.note;
+  EXPECT_EQ(r.mate_plies, plies) << fen;
+  EXPECT_TRUE(r.mate_exact) << fen;
+  ASSERT_EQ(static_cast<int>(r.pv.size()), plies) << fen;
+  EXPECT_TRUE(LineEndsInMate(p, r.pv)) << fen;
+  ASSERT_FALSE(r.first_moves.empty());
+  EXPECT_EQ(r.first_moves[0].move, r.pv[0]);
+  // Every move listed as winning wins (brute force, within the proof's
+  // length, where that is short enough to brute-force).
+  for (const FirstMove& f : r.first_moves) {
+    if (f.result != Claim::kWin || f.mate_plies > plies) continue;
+    StateInfo st;
+    p.DoMove(f.move, &st);
+    EXPECT_TRUE(MatedWithin(p, f.mate_plies - 1, false)) << MoveToCoord(p.variant(), f.move);
+    p.UndoMove(f.move, st);
+  }
+}
+
+TEST(Solver, XiangqiMateInOne) { ExpectShortestMate("xiangqi", "2b2k3/1C7/9/9/9/9/9/4K4/3R5/9 w", 1); }
+TEST(Solver, XiangqiMateInThree) { ExpectShortestMate("xiangqi", "5k3/1R2a4/9/8N/6b2/9/9/4K4/9/9 w", 3); }
+TEST(Solver, XiangqiMateInFive) { ExpectShortestMate("xiangqi", "3a1kb2/7C1/3a1N3/9/9/9/9/6R2/9/4K4 w", 5); }
+TEST(Solver, ChessMateInTwo) { ExpectShortestMate("chess", "6k1/8/8/8/Q7/4p3/8/R6K w - - 0 1", 3); }
+TEST(Solver, ChessMateInThree) { ExpectShortestMate("chess", "4N3/8/8/8/pK6/3R4/8/k7 w - - 0 1", 5); }
+
+TEST(Solver, ChessClassicSacrifice) {
+  // Légal-style finish: 1. Nf6+ gxf6 2. Bxf7#.
+  const std::string fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+  Position p = Pos("chess", fen);
+  ASSERT_TRUE(MatesWithin(p, 3));
+  const SolveResult r = Solve(p, Quick());
+  EXPECT_EQ(r.result, Claim::kWin);
+  EXPECT_EQ(r.mate_plies, 3);
+  EXPECT_TRUE(LineEndsInMate(p, r.pv));
+}
+
+TEST(Solver, ConsecutiveCheckMateWithSacrifice) {
+  // 梦入神机 舍身无二: every Red move checks, and the first is taken at once.
+  Position p = Pos("xiangqi", "3N1a3/3k5/4R4/1n4r2/R8/9/9/9/3p1r3/C3K4 w");
+  SolveOptions o = Quick();
+  o.checks_only = true;
+  const SolveResult r = Solve(p, o);
+  ASSERT_EQ(r.result, Claim::kWin) << r.note;
+  EXPECT_EQ(r.proof, ProofKind::kChecks);
+  ASSERT_GE(r.pv.size(), 2u);
+  EXPECT_EQ(r.pv[1].to(), r.pv[0].to()) << "the first checking piece is captured";
+  EXPECT_TRUE(LineEndsInMate(p, r.pv));
+  // Every Red move of the line gives check.
+  Position q = p;
+  for (size_t i = 0; i < r.pv.size(); ++i) {
+    StateInfo st;
+    q.DoMove(r.pv[i], &st);
+    if (i % 2 == 0) {
+      EXPECT_TRUE(q.InCheck()) << "ply " << i;
+    }
+  }
+  EXPECT_TRUE(MatesWithin(p, r.mate_plies, true));
+  EXPECT_FALSE(MatesWithin(p, r.mate_plies - 2, true));
+}
+
+TEST(Solver, OnlyWinIsNotACheck) {
+  // Red mates in 3, but only with a quiet first move; no mate by checks.
+  const std::string fen = "3a5/9/5k3/9/9/9/6R2/9/9/2NK5 w";
+  Position p = Pos("xiangqi", fen);
+  ASSERT_TRUE(MatesWithin(p, 3));
+  ASSERT_FALSE(MatesWithin(p, 9, true));
+
+  SolveOptions checks = Quick();
+  checks.checks_only = true;
+  const SolveResult c = Solve(p, checks);
+  EXPECT_NE(c.result, Claim::kWin);
+
+  const SolveResult r = Solve(p, Quick());
+  ASSERT_EQ(r.result, Claim::kWin) << r.note;
+  EXPECT_EQ(r.mate_plies, 3);
+  EXPECT_TRUE(LineEndsInMate(p, r.pv));
+  StateInfo st;
+  p.DoMove(r.pv[0], &st);
+  EXPECT_FALSE(p.InCheck()) << "the winning first move is quiet";
+}
+
+// A check-only search that (wrongly) counts a repeated position as a win for
+// the checking side, as a naive reading of "perpetual check loses" would.
+bool NaiveWins(Position& p, std::vector<uint64_t>& path, int plies, bool attacker) {
+  for (uint64_t k : path)
+    if (k == p.key()) return true;
+  MoveList ml;
+  p.GenerateLegal(&ml);
+  if (!attacker && ml.empty()) return true;
+  if (plies <= 0) return false;
+  path.push_back(p.key());
+  bool result = !attacker;
+  for (Move m : ml) {
+    StateInfo st;
+    p.DoMove(m, &st);
+    const bool ok = attacker ? p.InCheck() && NaiveWins(p, path, plies - 1, false) : NaiveWins(p, path, plies - 1, true);
+    p.UndoMove(m, st);
+    if (attacker && ok) { result = true; break; }
+    if (!attacker && !ok) { result = false; break; }
+  }
+  path.pop_back();
+  return result;
+}
+
+TEST(Solver, PerpetualCheckIsNotAWin) {
+  // Red's rook can check for ever, and Black's king can always step aside.
+  const std::string fen = "4k4/9/9/6R2/9/9/9/9/5K3/4r4 w";
+  Position p = Pos("xiangqi", fen);
+  std::vector<uint64_t> path;
+  ASSERT_TRUE(NaiveWins(p, path, 9, true)) << "the trap: a naive search claims a win";
+  ASSERT_FALSE(MatesWithin(p, 9, true)) << "no real mate by checks";
+
+  TranspositionTable tt(size_t{4} << 20);
+  Budget budget(2'000'000, 0);
+  Prover prover(&tt, &budget);
+  const Answer a = prover.Prove(p, {kFirst, Mode::kChecks, kUnbounded});
+  EXPECT_EQ(a.status, ProofStatus::kDisproven);
+  SolveOptions o = Quick();
+  o.max_nodes = 400'000;
+  const SolveResult r = Solve(p, o);
+  EXPECT_NE(r.result, Claim::kWin);
+}
+
+TEST(Solver, DefenderPerpetualCheckLoses) {
+  // Red threatens mate; Black's only way out is to check for ever with the
+  // rook. By the Xiangqi rule the perpetual checker loses, so Red wins within
+  // 5 plies; where perpetual check is allowed (overridden to a draw), Red
+  // has no win within 5 plies.
+  const std::string fen = "4k4/9/3R5/9/9/9/9/8R/4r4/5K3 w";
+  Position p = Pos("xiangqi", fen);
+  TranspositionTable tt(size_t{4} << 20);
+  Budget budget(2'000'000, 0);
+  Prover prover(&tt, &budget);
+  EXPECT_EQ(prover.Prove(p, {kFirst, Mode::kAll, 5}).status, ProofStatus::kProven);
+
+  std::shared_ptr<const Variant> lenient;
+  ASSERT_TRUE(LoadVariant("xiangqi", &lenient, {"rules.perpetual_check=draw"}).ok());
+  Position q;
+  ASSERT_TRUE(Position::FromFen(*lenient, fen, &q).ok());
+  TranspositionTable tt2(size_t{4} << 20);
+  Budget budget2(2'000'000, 0);
+  Prover prover2(&tt2, &budget2);
+  EXPECT_EQ(prover2.Prove(q, {kFirst, Mode::kAll, 5}).status, ProofStatus::kDisproven);
+}
+
+TEST(Solver, BoundedSearchAgreesWithBruteForce) {
+  // Small random positions: "mate within 3 plies" by df-pn and by minimax.
+  const Variant& v = BuiltinVariant("xiangqi");
+  uint64_t seed = 12345;
+  auto rnd = [&] { seed = seed * 6364136223846793005ull + 1442695040888963407ull; return static_cast<int>(seed >> 33); };
+  int checked = 0, mates = 0;
+  for (int iter = 0; iter < 3000 && checked < 60; ++iter) {
+    Position p;
+    p.Clear(v, kFirst);
+    for (char c : std::string("KkRNap")) {
+      const Color col = std::isupper(static_cast<unsigned char>(c)) ? kFirst : kSecond;
+      const int kind = v.KindForLetter(c);
+      for (int t = 0; t < 40; ++t) {
+        const int sq = MakeSquare(rnd() % 9, rnd() % 10);
+        if (p.empty(sq) && v.legal_squares(col, kind)[sq]) {
+          p.Put(MakePiece(col, kind), sq);
+          break;
+        }
+      }
+    }
+    if (!p.Validate().ok()) continue;
+    MoveList ml;
+    p.GenerateLegal(&ml);
+    if (ml.empty()) continue;
+    ++checked;
+    const bool brute = MatesWithin(p, 3);
+    mates += brute;
+    TranspositionTable tt(size_t{1} << 20);
+    Budget budget(0, 0);
+    Prover prover(&tt, &budget);
+    const Answer a = prover.Prove(p, {kFirst, Mode::kAll, 3});
+    EXPECT_EQ(a.status, brute ? ProofStatus::kProven : ProofStatus::kDisproven) << p.Fen();
+    const Answer c = prover.Prove(p, {kFirst, Mode::kChecks, 3});
+    EXPECT_EQ(c.status == ProofStatus::kProven, MatesWithin(p, 3, true)) << p.Fen();
+  }
+  EXPECT_GE(checked, 50);
+  EXPECT_GT(mates, 0);
+}
+
+TEST(Solver, StalemateFollowsTheRules) {
+  // Xiangqi: the stalemated side loses; chess: it is a draw.
+  const SolveResult x = Solve(Pos("xiangqi", "3k5/R8/9/9/9/9/9/9/4RK3/9 b"), Quick());
+  EXPECT_EQ(x.result, Claim::kLoss);
+  EXPECT_EQ(x.proof, ProofKind::kTerminal);
+  const SolveResult c = Solve(Pos("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), Quick());
+  EXPECT_EQ(c.result, Claim::kDraw);
+  // White must not "win" by stalemating: Qf7 here would stalemate, Qf8 mates.
+  Position p = Pos("chess", "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1");
+  const SolveResult r = Solve(p, Quick());
+  EXPECT_EQ(r.result, Claim::kWin);
+  EXPECT_EQ(r.mate_plies, 1);
+  EXPECT_TRUE(LineEndsInMate(p, r.pv));
+  for (const FirstMove& f : r.first_moves) EXPECT_NE(MoveToCoord(p.variant(), f.move), "f1f7");
+}
+
+TEST(Solver, LossIsFoundFromTheDefendersSide) {
+  // Black to move in the mate-in-3 position after Red's quiet first move:
+  // whatever Black does, Red mates next move.
+  Position p = Pos("xiangqi", "3a5/9/5k3/9/9/9/6R2/9/9/2NK5 w");
+  const SolveResult win = Solve(p, Quick());
+  ASSERT_EQ(win.result, Claim::kWin);
+  StateInfo st;
+  p.DoMove(win.pv[0], &st);
+  const SolveResult r = Solve(p, Quick());
+  EXPECT_EQ(r.result, Claim::kLoss) << r.note;
+  EXPECT_EQ(r.mate_plies, 2);
+  EXPECT_TRUE(LineEndsInMate(p, r.pv));
+}
+
+TEST(Solver, BudgetRunsOutHonestly) {
+  // A real composition with too few nodes: unknown, never a wrong verdict.
+  Position p = Pos("xiangqi", "3N1a3/3k5/4R4/1n4r2/R8/9/9/9/3p1r3/C3K4 w");
+  SolveOptions o = Quick();
+  o.max_nodes = 50;
+  const SolveResult r = Solve(p, o);
+  EXPECT_NE(r.result, Claim::kLoss);
+  if (r.result == Claim::kUnknown) {
+    EXPECT_FALSE(r.note.empty());
+  }
+}
+
+// A fake table for the 3-piece ending: every position there is a draw.
+class DrawOracle : public TablebaseOracle {
+ public:
+  bool Probe(const Position& pos, TablebaseValue* out) const override {
+    if (pos.piece_count(kFirst) + pos.piece_count(kSecond) > 3) return false;
+    ++probes;
+    out->result = Claim::kDraw;
+    return true;
+  }
+  mutable int probes = 0;
+};
+// And one that says the side to move loses in `dtm` plies.
+class LossOracle : public TablebaseOracle {
+ public:
+  bool Probe(const Position& pos, TablebaseValue* out) const override {
+    if (pos.piece_count(kFirst) + pos.piece_count(kSecond) > 3) return false;
+    out->result = pos.side_to_move() == kSecond ? Claim::kLoss : Claim::kWin;
+    out->dtm = 10;
+    return true;
+  }
+};
+
+TEST(Solver, TablebaseValuesEndTheSearch) {
+  // Red: king, rook, pawn; Black: king, advisor. Capturing the advisor
+  // leaves four pieces; taking with... The oracle covers three pieces, so a
+  // line that trades down into K+R v K is valued by the table.
+  Position p = Pos("xiangqi", "4k4/4a4/9/9/9/9/9/9/4R4/3K5 w");
+  DrawOracle draw;
+  SolveOptions o = Quick();
+  o.max_nodes = 300'000;
+  o.tablebase = &draw;
+  const SolveResult r = Solve(p, o);
+  EXPECT_GT(draw.probes, 0);
+  // Every line reaching three pieces is a draw: a win found here must mate
+  // before any capture.
+  if (r.result == Claim::kWin) {
+    Position q = p;
+    for (Move m : r.pv) {
+      StateInfo st;
+      q.DoMove(m, &st);
+      EXPECT_GT(q.piece_count(kFirst) + q.piece_count(kSecond), 3);
+    }
+  }
+  LossOracle loss;
+  o.tablebase = &loss;
+  const SolveResult w = Solve(p, o);
+  // Rook takes advisor: a three-piece position Black loses in 10 plies.
+  EXPECT_EQ(w.result, Claim::kWin) << w.note;
+}
+
+}  // namespace
+}  // namespace canju
