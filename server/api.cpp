@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <set>
 #include <unordered_map>
 
 #include "puzzles/position_key.h"

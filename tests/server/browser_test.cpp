@@ -425,6 +425,10 @@ TEST_F(BrowserTest, BrowsesCollectionsAndStepsThroughASolution) {
   EXPECT_GT(y_after, 300);
   ExpectShowing(puzzle, 0);  // same pieces, same squares
 
+  // Copy FEN: to the clipboard where allowed, else selected for Ctrl-C.
+  browser_.Click("#copy-fen");
+  EXPECT_TRUE(browser_.WaitFor("document.getElementById('copy-fen').textContent !== 'Copy FEN'", 3000));
+
   // No script error reached the page's error banner.
   EXPECT_EQ(browser_.Script("return document.getElementById('error').hidden;"), true)
       << browser_.Script("return document.getElementById('error').textContent;");
