@@ -39,7 +39,7 @@ namespace fs = std::filesystem;
 const char* kElementKey = "element-6066-11e4-a52e-4f735466cecf";
 
 std::string FindProgram(const char* env, std::initializer_list<const char*> candidates) {
-  if (const char* e = std::getenv(env); e && *e) return e;
+  if (const char* e = std::getenv(env); e && *e) return ::access(e, X_OK) == 0 ? e : "";
   for (const char* c : candidates)
     if (::access(c, X_OK) == 0) return c;
   return "";
