@@ -324,6 +324,7 @@ void RegisterVerify(CLI::App& app) {
   auto jobs = std::make_shared<int>(1);
   auto redo = std::make_shared<bool>(false);
   auto no_book = std::make_shared<bool>(false);
+  auto assume = std::make_shared<std::string>();
   cmd->add_option("paths", *paths, "XQF / eglib / FEN-list / PGN files or folders (read through the importer)");
   auto* st_opt = cmd->add_option("--store", *store_dir, "Verify the records of this puzzle store and save each verdict");
   cmd->add_option("--collection", *collection, "With --store: only this collection")->needs(st_opt);
@@ -332,6 +333,9 @@ void RegisterVerify(CLI::App& app) {
   search->Add(cmd, 10);
   cmd->add_option("--jobs,-j", *jobs, "Puzzles verified at once (threads; default 1)")->check(CLI::Range(1, 256));
   cmd->add_flag("--no-book", *no_book, "Do not audit the books' main lines");
+  cmd->add_option("--claim", *assume,
+                  "Claim to check for records that carry none (line lists): win, draw or loss for the side to move")
+      ->check(CLI::IsMember({"win", "draw", "loss"}));
   cmd->add_flag("--json", *as_json,
                 "One JSON object per puzzle per line (source, title, claimed, verdict, mate_plies, cooks, ...); the "
                 "summary goes to stderr");
@@ -375,6 +379,12 @@ void RegisterVerify(CLI::App& app) {
       }
     }
     for (const std::string& p : problems) std::fprintf(stderr, "canju verify: %s\n", p.c_str());
+    if (!assume->empty()) {
+      Claim c = Claim::kUnknown;
+      ParseClaim(*assume, &c);
+      for (Job& j : work)
+        if (j.record.claimed == Claim::kUnknown) j.record.claimed = c;
+    }
     if (work.empty()) {
       std::fprintf(stderr, "canju verify: no puzzles found\n");
       return;

@@ -1,5 +1,6 @@
 #include "solver/verify.h"
 
+#include <cctype>
 #include <ctime>
 #include <memory>
 #include <sstream>
@@ -71,7 +72,9 @@ void Audit(const Record& rec, const Position& root, Solver& solver, const SolveR
     const int after = solver.Distance(pos, &after_exact);
     dep.best_plies = d;
     dep.book_plies = after >= 0 ? after + 1 : -1;
-    const std::string where = "move " + std::to_string(i + 1) + " " + dep.human + " (" + line[i] + ")";
+    std::string side = pos.variant().color_name(~pos.side_to_move());  // who made the move
+    if (!side.empty()) side[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(side[0])));
+    const std::string where = "move " + std::to_string(i + 1) + " " + dep.human + " (" + line[i] + ", " + side + ")";
     if (after == -2) {
       dep.kind = BookDeparture::Kind::kUndecided;
       dep.text = where + ": the budget ran out before this move could be checked";

@@ -1,0 +1,271 @@
+// The verifier on in-memory records: verdicts, cooks and the audit of the
+// book's main line, each departure confirmed by a brute-force minimax.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "solver/verify.h"
+#include "variants/registry.h"
+
+namespace canju {
+namespace {
+
+bool MatesWithin(Position& p, int plies);
+bool MatedWithin(Position& p, int plies) {
+  MoveList ml;
+  p.GenerateLegal(&ml);
+  if (ml.empty()) return true;  // Xiangqi: no move loses
+  if (plies <= 0) return false;
+  for (Move m : ml) {
+    StateInfo st;
+    p.DoMove(m, &st);
+    const bool r = MatesWithin(p, plies - 1);
+    p.UndoMove(m, st);
+    if (!r) return false;
+  }
+  return true;
+}
+bool MatesWithin(Position& p, int plies) {
+  if (plies <= 0) return false;
+  MoveList ml;
+  p.GenerateLegal(&ml);
+  for (Move m : ml) {
+    StateInfo st;
+    p.DoMove(m, &st);
+    const bool r = MatedWithin(p, plies - 1);
+    p.UndoMove(m, st);
+    if (r) return true;
+  }
+  return false;
+}
+
+// A main line from coordinate moves.
+std::vector<MoveNode> MainLine(const std::vector<std::string>& moves) {
+  std::vector<MoveNode> root;
+  std::vector<MoveNode>* at = &root;
+  for (const std::string& m : moves) {
+    at->push_back(MoveNode{m, "", {}});
+    at = &at->back().next;
+  }
+  return root;
+}
+
+Record Rec(const std::string& fen, Claim claim, const std::vector<std::string>& line = {}) {
+  Record r;
+  r.fen = fen;
+  r.title = "test";
+  r.source = "verify_test";
+  r.claimed = claim;
+  r.moves = MainLine(line);
+  return r;
+}
+
+VerifyOptions Quick() {
+  VerifyOptions o;
+  o.solve.max_seconds = 0;
+  o.solve.max_nodes = 3'000'000;
+  o.solve.tt_bytes = size_t{16} << 20;
+  return o;
+}
+
+Position Pos(const std::string& fen) {
+  Position p;
+  EXPECT_TRUE(Position::FromFen(BuiltinVariant("xiangqi"), fen, &p).ok());
+  return p;
+}
+
+const char* kQuietMateIn3 = "3a5/9/5k3/9/9/9/6R2/9/9/2NK5 w";
+const char* kMateIn5 = "3a1kb2/7C1/3a1N3/9/9/9/9/6R2/9/4K4 w";
+const char* kChecksMate = "3N1a3/3k5/4R4/1n4r2/R8/9/9/9/3p1r3/C3K4 w";  // 梦入神机 舍身无二
+
+TEST(Verify, ConfirmsAWinWithItsLine) {
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kQuietMateIn3, Claim::kWin), Quick(), &rep).ok());
+  const Verdict& v = rep.verdict;
+  EXPECT_EQ(v.kind, VerdictKind::kConfirmed);
+  EXPECT_EQ(v.proven, Claim::kWin);
+  EXPECT_EQ(v.mate_plies, 3);
+  ASSERT_EQ(v.pv.size(), 3u);
+  EXPECT_EQ(v.solver, SolverVersion());
+  EXPECT_GT(v.verified_at, 0);
+  EXPECT_GT(v.nodes, 0u);
+  // The PV is playable and mates.
+  Position p = Pos(kQuietMateIn3);
+  for (const std::string& m : v.pv) {
+    Move mv;
+    ASSERT_TRUE(ParseCoordMove(p, m, &mv).ok()) << m;
+    StateInfo st;
+    p.DoMove(mv, &st);
+  }
+  MoveList ml;
+  p.GenerateLegal(&ml);
+  EXPECT_TRUE(ml.empty());
+}
+
+TEST(Verify, RefutesAWrongClaim) {
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kQuietMateIn3, Claim::kLoss), Quick(), &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kRefuted);
+  EXPECT_NE(rep.verdict.reason.find("side to move wins"), std::string::npos) << rep.verdict.reason;
+
+  ASSERT_TRUE(VerifyRecord(Rec(kQuietMateIn3, Claim::kDraw), Quick(), &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kRefuted);
+}
+
+TEST(Verify, NoClaimIsUnprovenButReportsTheProof) {
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kQuietMateIn3, Claim::kUnknown), Quick(), &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven);
+  EXPECT_EQ(rep.verdict.proven, Claim::kWin);
+}
+
+TEST(Verify, CooksAreOtherWinningFirstMoves) {
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), Quick(), &rep).ok());
+  ASSERT_EQ(rep.verdict.kind, VerdictKind::kConfirmed);
+  Position p = Pos(kMateIn5);
+  for (const FirstMove& f : rep.solve.first_moves) {
+    if (f.result != Claim::kWin || f.mate_plies > 7) continue;
+    StateInfo st;
+    p.DoMove(f.move, &st);
+    EXPECT_TRUE(MatedWithin(p, f.mate_plies - 1)) << MoveToCoord(p.variant(), f.move);
+    p.UndoMove(f.move, st);
+  }
+  EXPECT_EQ(rep.verdict.cooks.size() + 1, rep.solve.WinningFirstMoves().size());
+}
+
+TEST(Verify, BookMovesThatLengthenTheMateAreFlagged) {
+  // Find a winning first move that is slower than the best (brute force),
+  // and give it as the book's move.
+  Position p = Pos(kMateIn5);
+  VerifyReport base;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), Quick(), &base).ok());
+  ASSERT_EQ(base.verdict.mate_plies, 5);
+  std::string slow;
+  for (const FirstMove& f : base.solve.first_moves) {
+    if (f.result != Claim::kWin) continue;
+    StateInfo st;
+    p.DoMove(f.move, &st);
+    if (!MatedWithin(p, 4)) slow = MoveToCoord(p.variant(), f.move);
+    p.UndoMove(f.move, st);
+    if (!slow.empty()) break;
+  }
+  if (slow.empty()) GTEST_SKIP() << "no slower winning first move here";
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin, {slow}), Quick(), &rep).ok());
+  ASSERT_FALSE(rep.book.empty());
+  EXPECT_EQ(rep.book[0].kind, BookDeparture::Kind::kLengthens) << rep.book[0].text;
+  EXPECT_EQ(rep.book[0].ply, 0);
+  EXPECT_EQ(rep.book[0].best_plies, 5);
+  EXPECT_GT(rep.book[0].book_plies, 5);
+}
+
+TEST(Verify, DefencesThatShortenTheMateAreFlagged) {
+  VerifyReport base;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), Quick(), &base).ok());
+  ASSERT_EQ(base.verdict.pv.size(), 5u);
+  // After the best first move, a Black reply that allows mate in one.
+  Position p = Pos(kMateIn5);
+  Move first;
+  ASSERT_TRUE(ParseCoordMove(p, base.verdict.pv[0], &first).ok());
+  StateInfo st;
+  p.DoMove(first, &st);
+  MoveList replies;
+  p.GenerateLegal(&replies);
+  std::string weak;
+  for (Move m : replies) {
+    StateInfo s2;
+    p.DoMove(m, &s2);
+    if (MatesWithin(p, 1)) weak = MoveToCoord(p.variant(), m);
+    p.UndoMove(m, s2);
+    if (!weak.empty()) break;
+  }
+  if (weak.empty()) GTEST_SKIP() << "every defence holds out";
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin, {base.verdict.pv[0], weak}), Quick(), &rep).ok());
+  bool found = false;
+  for (const BookDeparture& d : rep.book)
+    if (d.kind == BookDeparture::Kind::kShortens && d.ply == 1) found = true;
+  EXPECT_TRUE(found) << (rep.book.empty() ? "" : rep.book[0].text);
+}
+
+TEST(Verify, BestBookLineHasNoDepartures) {
+  VerifyReport base;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), Quick(), &base).ok());
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin, base.verdict.pv), Quick(), &rep).ok());
+  EXPECT_TRUE(rep.book.empty()) << rep.book[0].text;
+  EXPECT_TRUE(rep.book_audited);
+  EXPECT_EQ(rep.book_plies, 5);
+}
+
+TEST(Verify, ThrowingTheWinAndStoppingEarly) {
+  // A consecutive-check composition: a quiet first move leaves no mate by
+  // checks; a line that stops before mate says so.
+  Position p = Pos(kChecksMate);
+  MoveList ml;
+  p.GenerateLegal(&ml);
+  std::string quiet;
+  for (Move m : ml) {
+    StateInfo st;
+    p.DoMove(m, &st);
+    if (!p.InCheck()) quiet = MoveToCoord(p.variant(), m);
+    p.UndoMove(m, st);
+    if (!quiet.empty()) break;
+  }
+  ASSERT_FALSE(quiet.empty());
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kChecksMate, Claim::kWin, {quiet}), Quick(), &rep).ok());
+  ASSERT_EQ(rep.verdict.kind, VerdictKind::kConfirmed);
+  ASSERT_EQ(rep.solve.proof, ProofKind::kChecks);
+  ASSERT_FALSE(rep.book.empty());
+  EXPECT_EQ(rep.book[0].kind, BookDeparture::Kind::kThrowsWin) << rep.book[0].text;
+  EXPECT_NE(rep.book[0].text.find("consecutive checks"), std::string::npos);
+
+  VerifyReport early;
+  ASSERT_TRUE(VerifyRecord(Rec(kChecksMate, Claim::kWin, {rep.verdict.pv[0]}), Quick(), &early).ok());
+  ASSERT_FALSE(early.book.empty());
+  EXPECT_EQ(early.book.back().kind, BookDeparture::Kind::kStopsEarly);
+  EXPECT_EQ(early.book.back().best_plies, early.verdict.mate_plies - 1);
+}
+
+TEST(Verify, IllegalBookMoveStopsTheAudit) {
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin, {"a0a9"}), Quick(), &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kConfirmed);
+  ASSERT_EQ(rep.book.size(), 1u);
+  EXPECT_EQ(rep.book[0].kind, BookDeparture::Kind::kIllegal);
+  EXPECT_FALSE(rep.book_audited);
+}
+
+TEST(Verify, BadPositionsAreReportedNotCrashed) {
+  VerifyReport rep;
+  Status st = VerifyRecord(Rec("3k5/9/9/9/9/9/9/9/9/3K5 w", Claim::kWin), Quick(), &rep);  // kings face
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven);
+  EXPECT_FALSE(rep.verdict.reason.empty());
+
+  Record broken = Rec("not a fen", Claim::kWin);
+  st = VerifyRecord(broken, Quick(), &rep);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("verify_test"), std::string::npos) << st.message();
+
+  Record flagged = Rec(kMateIn5, Claim::kWin);
+  flagged.tags["import_error"] = "a piece on a square it can never reach";
+  st = VerifyRecord(flagged, Quick(), &rep);
+  EXPECT_FALSE(st.ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven);
+}
+
+TEST(Verify, ChessRecords) {
+  Record r = Rec("6k1/8/8/8/Q7/4p3/8/R6K w - - 0 1", Claim::kWin);
+  r.variant = "chess";
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(r, Quick(), &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kConfirmed);
+  EXPECT_EQ(rep.verdict.mate_plies, 3);
+}
+
+}  // namespace
+}  // namespace canju
