@@ -1,0 +1,180 @@
+// Solver benchmark: verifies whole collections and prints the figures for
+// docs/performance.md (solved count, median and total time, nodes/s) and the
+// tables of docs/solver.md (every puzzle not confirmed with its reason, the
+// cooks, the book lines that are not best play).
+//
+//   build/bench/solver_bench [--seconds S] [--jobs J] [--every N] [--markdown FILE] [PATH...]
+//
+// Default paths: ../shared/data/xqf/适情雅趣550局/先胜局 and
+// ../shared/data/lines/梦入神机.eglib (records without a claim are taken as
+// "win", as every composition of those books is). Default: 10 s per puzzle,
+// 2 threads.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "importer/importer.h"
+#include "solver/verify.h"
+
+namespace {
+
+using namespace canju;
+
+struct Item {
+  std::string set;
+  Record record;
+  VerifyReport report;
+};
+
+struct SetStats {
+  std::string name;
+  int total = 0, confirmed = 0, refuted = 0, unproven = 0, cooked = 0, book_not_best = 0, exact = 0;
+  double seconds = 0;
+  uint64_t nodes = 0;
+  std::vector<double> times;
+};
+
+std::string Label(const Record& r) {
+  std::string s = r.number > 0 ? "第" + std::string(r.number < 100 ? (r.number < 10 ? "00" : "0") : "") +
+                                     std::to_string(r.number) + "局 "
+                               : "";
+  return s + r.title;
+}
+
+bool BookNotBest(const VerifyReport& rep) {
+  for (const BookDeparture& d : rep.book)
+    if (d.kind == BookDeparture::Kind::kLengthens || d.kind == BookDeparture::Kind::kThrowsWin ||
+        d.kind == BookDeparture::Kind::kShortens)
+      return true;
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  double seconds = 10;
+  int jobs = 2, every = 1;
+  std::string markdown;
+  std::vector<std::string> paths;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--seconds" && i + 1 < argc) seconds = std::atof(argv[++i]);
+    else if (a == "--jobs" && i + 1 < argc) jobs = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--every" && i + 1 < argc) every = std::max(1, std::atoi(argv[++i]));
+    else if (a == "--markdown" && i + 1 < argc) markdown = argv[++i];
+    else if (a.rfind("--", 0) == 0) {
+      std::fprintf(stderr, "usage: solver_bench [--seconds S] [--jobs J] [--every N] [--markdown FILE] [PATH...]\n");
+      return 2;
+    } else {
+      paths.push_back(a);
+    }
+  }
+  if (paths.empty()) {
+    for (const char* p : {"../shared/data/xqf/适情雅趣550局/先胜局", "../shared/data/lines/梦入神机.eglib"})
+      if (std::filesystem::exists(p)) paths.push_back(p);
+    if (paths.empty()) {
+      std::printf("solver_bench: ../shared/data not found; give collection paths\n");
+      return 0;
+    }
+  }
+
+  std::vector<Item> items;
+  for (const std::string& path : paths) {
+    int n = 0;
+    Status st = ReadCollectionPath(path, ReadOptions{}, [&](FileResult&& f, size_t, size_t) {
+      for (const ImportIssue& is : f.result.issues)
+        if (is.fatal) std::fprintf(stderr, "%s\n", IssueToString(is).c_str());
+      for (Record& r : f.result.records) {
+        if (n++ % every) continue;
+        if (r.claimed == Claim::kUnknown) r.claimed = Claim::kWin;
+        items.push_back({path, std::move(r), {}});
+      }
+      return true;
+    });
+    if (!st.ok()) std::fprintf(stderr, "%s: %s\n", path.c_str(), st.ToString().c_str());
+  }
+  std::fprintf(stderr, "solver_bench: %zu puzzles, %.1f s each, %d thread(s)\n", items.size(), seconds, jobs);
+
+  VerifyOptions vo;
+  vo.solve.max_seconds = seconds;
+  std::atomic<size_t> next{0}, done{0};
+  const auto t0 = std::chrono::steady_clock::now();
+  std::mutex mu;
+  auto worker = [&] {
+    for (size_t i; (i = next++) < items.size();) {
+      VerifyRecord(items[i].record, vo, &items[i].report);
+      const size_t d = ++done;
+      std::lock_guard<std::mutex> lock(mu);
+      std::fprintf(stderr, "\r%zu / %zu", d, items.size());
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < jobs; ++t) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::fprintf(stderr, "\n");
+
+  std::vector<SetStats> sets;
+  for (const Item& it : items) {
+    if (sets.empty() || sets.back().name != it.set) {
+      sets.emplace_back();
+      sets.back().name = it.set;
+    }
+    SetStats& s = sets.back();
+    const Verdict& v = it.report.verdict;
+    ++s.total;
+    s.confirmed += v.kind == VerdictKind::kConfirmed;
+    s.refuted += v.kind == VerdictKind::kRefuted;
+    s.unproven += v.kind == VerdictKind::kUnproven;
+    s.cooked += !v.cooks.empty();
+    s.book_not_best += BookNotBest(it.report);
+    s.exact += it.report.solve.mate_exact && v.mate_plies >= 0;
+    s.seconds += v.seconds;
+    s.nodes += v.nodes;
+    s.times.push_back(v.seconds);
+  }
+
+  std::printf("\n| collection | puzzles | confirmed | refuted | unproven | shortest mate proved | cooked | book line not best | median | total (CPU) | nodes/s |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+  for (SetStats& s : sets) {
+    std::sort(s.times.begin(), s.times.end());
+    const double median = s.times.empty() ? 0 : s.times[s.times.size() / 2];
+    const std::string name = std::filesystem::path(s.name).filename().string();
+    std::printf("| %s | %d | %d (%.1f%%) | %d | %d | %d | %d | %d | %.2f s | %.0f s | %.2f M |\n", name.c_str(), s.total,
+                s.confirmed, s.total ? 100.0 * s.confirmed / s.total : 0.0, s.refuted, s.unproven, s.exact, s.cooked,
+                s.book_not_best, median, s.seconds, s.seconds > 0 ? s.nodes / s.seconds / 1e6 : 0.0);
+  }
+  std::printf("\nwall time %.0f s with %d thread(s), %.1f s budget per puzzle\n", wall, jobs, seconds);
+
+  std::printf("\nNot confirmed:\n");
+  for (const Item& it : items) {
+    const Verdict& v = it.report.verdict;
+    if (v.kind == VerdictKind::kConfirmed) continue;
+    std::printf("  %-28s %-9s %s\n", Label(it.record).c_str(), VerdictName(v.kind), v.reason.c_str());
+  }
+
+  if (!markdown.empty()) {
+    std::ofstream out(markdown);
+    out << "| puzzle | claimed | verdict | mate (plies) | cooks | book line | reason |\n|---|---|---|---|---|---|---|\n";
+    for (const Item& it : items) {
+      const Verdict& v = it.report.verdict;
+      std::string cooks, book;
+      for (const std::string& c : v.cooks) cooks += (cooks.empty() ? "" : " ") + c;
+      for (const std::string& b : v.book_notes) book += (book.empty() ? "" : "; ") + b;
+      std::string mate = v.mate_plies >= 0 ? std::to_string(v.mate_plies) + (it.report.solve.mate_exact ? "" : "?") : "";
+      out << "| " << Label(it.record) << " | " << ClaimName(it.record.claimed) << " | " << VerdictName(v.kind) << " | "
+          << mate << " | " << cooks << " | " << book << " | "
+          << (v.kind == VerdictKind::kConfirmed ? std::string() : v.reason) << " |\n";
+    }
+    std::fprintf(stderr, "per-puzzle table written to %s\n", markdown.c_str());
+  }
+  return 0;
+}
