@@ -1,6 +1,10 @@
 #include "puzzles/store.h"
 
+#include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <cstring>
@@ -336,6 +340,25 @@ Status FromRocks(const rocksdb::Status& st, const std::string& context) {
   return Status::IOError(msg);
 }
 
+// Readers' scratch directories are named canju-reader-PID-XXXXXX and removed
+// on close; a reader that was killed leaves its one behind. Whoever opens the
+// next reader removes those whose process is gone.
+void RemoveStaleScratchDirs() {
+  std::error_code ec;
+  fs::path tmp = fs::temp_directory_path(ec);
+  if (ec) return;
+  const std::string prefix = "canju-reader-";
+  for (fs::directory_iterator it(tmp, ec), end; !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+    if (pid > 0 && kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) {
+      std::error_code ignored;
+      fs::remove_all(it->path(), ignored);
+    }
+  }
+}
+
 bool SummaryLess(const PuzzleSummary& a, const PuzzleSummary& b) {
   if (int c = a.collection.compare(b.collection); c != 0) return c < 0;
   if (a.number != b.number) return a.number < b.number;
@@ -477,7 +500,9 @@ Status PuzzleStore::Open(const std::string& dir, const Options& options, std::un
       if (std::find(existing.begin(), existing.end(), kFamilyNames[f]) == existing.end())
         return Status::Corruption(dir + ": column family '" + kFamilyNames[f] +
                                   "' is missing; open the store once for writing (e.g. `canju import`) to upgrade it");
-    std::string tmpl = (fs::temp_directory_path(ec) / "canju-reader-XXXXXX").string();
+    RemoveStaleScratchDirs();
+    std::string tmpl =
+        (fs::temp_directory_path(ec) / ("canju-reader-" + std::to_string(getpid()) + "-XXXXXX")).string();
     std::vector<char> buf(tmpl.begin(), tmpl.end());
     buf.push_back('\0');
     if (!mkdtemp(buf.data())) return Status::IOError("cannot create a scratch directory for reading " + dir);

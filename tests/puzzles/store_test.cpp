@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <set>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <rocksdb/db.h>
 
 #include "puzzles/position_key.h"
@@ -421,6 +424,25 @@ TEST(Store, RefusesAStoreFromANewerLayout) {
   Status st = PuzzleStore::Open(dir.path(), PuzzleStore::Options(), &store);
   EXPECT_EQ(st.code(), Status::Code::kUnsupported) << st.ToString();
   EXPECT_NE(st.message().find("newer"), std::string::npos);
+}
+
+TEST(Store, ReadersRemoveScratchDirsOfDeadReaders) {
+  ScratchDir dir;
+  OpenOrDie(dir.path()).reset();
+  // A process that is gone: a child that exited.
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) _exit(0);
+  waitpid(pid, nullptr, 0);
+  auto tmp = std::filesystem::temp_directory_path();
+  auto dead = tmp / ("canju-reader-" + std::to_string(pid) + "-test00");
+  auto alive = tmp / ("canju-reader-" + std::to_string(getpid()) + "-test00");
+  std::filesystem::create_directories(dead);
+  std::filesystem::create_directories(alive);
+  auto reader = OpenOrDie(dir.path(), /*read_only=*/true);
+  EXPECT_FALSE(std::filesystem::exists(dead));
+  EXPECT_TRUE(std::filesystem::exists(alive));  // this process still runs
+  std::filesystem::remove_all(alive);
 }
 
 TEST(Store, ReaderOfAMissingStoreGetsNotFound) {
