@@ -298,6 +298,22 @@ TEST_F(CliTest, ReadersFailClearlyOnAMissingStoreAndHelpWorks) {
   }
 }
 
+TEST_F(CliTest, DefaultStoreComesFromTheEnvironment) {
+  std::string cmd = Quote(canju_);
+  // Canju() runs the binary itself; here the variable has to come first.
+  canju_ = "env";
+  CliRun r = Canju("CANJU_STORE=" + Quote(store_) + " " + cmd + " import --quiet " + Samples());
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  CliRun l = Canju("CANJU_STORE=" + Quote(store_) + " " + cmd + " puzzles list --json");
+  EXPECT_EQ(Lines(l.out).size(), 44u);
+  EXPECT_TRUE(fs::exists(store_ + "/CURRENT"));
+  // Without CANJU_STORE: $XDG_DATA_HOME/canju.
+  std::string xdg = dir_.path() + "/xdg";
+  CliRun x = Canju("-u CANJU_STORE XDG_DATA_HOME=" + Quote(xdg) + " " + cmd + " import --quiet " + Samples());
+  ASSERT_EQ(x.rc, 0) << x.err;
+  EXPECT_TRUE(fs::exists(xdg + "/canju/CURRENT"));
+}
+
 TEST_F(CliTest, CheckAuditsTheStore) {
   ASSERT_EQ(Canju("import --quiet " + StoreArg() + " " + Samples()).rc, 0);
   CliRun r = Canju("puzzles check " + StoreArg());
