@@ -88,6 +88,10 @@ Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const
     it.peak_bytes = peak + (16ULL << 20);
     TableHeader h;
     Status st = ReadTableHeader(v, dir, it.name, &h);
+    // A table of the same variant built under other rules (--set) is not
+    // overwritten: such tables belong in their own directory.
+    if (st.code() == Status::Code::kInvalidArgument)
+      return Status::InvalidArgument(st.message() + "; use another --dir for these rules");
     it.complete = st.ok();
     if (!st.ok() && st.code() != Status::Code::kNotFound) it.note = st.message();
     plan->push_back(it);

@@ -391,7 +391,11 @@ void Generator::SetWin(Color side, uint64_t idx, int dtm, bool pending) {
   const uint16_t nc = static_cast<uint16_t>(cell::kResolved | dtm | (pending ? cell::kPending : 0));
   uint16_t c = Load(side, idx);
   for (;;) {
-    const bool better = cell::Open(c) || (cell::Resolved(c) && (cell::Dtm(c) & 1) && cell::Dtm(c) > dtm);
+    // A tentative win (by a capture) not yet processed may get shorter. After
+    // a perpetual-check order (pending) every resolved cell has been
+    // processed: it is left alone, or its predecessors would be counted twice.
+    const bool better =
+        cell::Open(c) || (!pending && cell::Resolved(c) && (cell::Dtm(c) & 1) && cell::Dtm(c) > dtm);
     if (!better) return;
     if (Cas(side, idx, c, nc)) {
       NoteDtm(dtm);
