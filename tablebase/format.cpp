@@ -165,7 +165,13 @@ Status WriteTable(const std::string& path, TableHeader header, const std::vector
   const uint64_t nblocks = 2 * per_side;
   std::vector<std::string> blocks(nblocks);
   std::vector<int> failed(nblocks, 0);
-#pragma omp parallel for schedule(dynamic)
+#pragma omp parallel
+  {
+  // One compression context per thread: contexts made per call are large
+  // and their freed memory stays with the process.
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  std::string scratch;
+#pragma omp for schedule(dynamic)
   for (int64_t b = 0; b < static_cast<int64_t>(nblocks); ++b) {
     const int side = static_cast<int>(b / per_side);
     const uint64_t begin = (b % per_side) * header.block_entries;
@@ -181,14 +187,15 @@ Status WriteTable(const std::string& path, TableHeader header, const std::vector
       raw.push_back(static_cast<char>(x & 0xFF));
       if (header.value_bytes == 2) raw.push_back(static_cast<char>(x >> 8));
     }
-    std::string out(ZSTD_compressBound(raw.size()), '\0');
-    size_t z = ZSTD_compress(out.data(), out.size(), raw.data(), raw.size(), compression_level);
+    scratch.resize(ZSTD_compressBound(raw.size()));
+    size_t z = ZSTD_compressCCtx(cctx, scratch.data(), scratch.size(), raw.data(), raw.size(), compression_level);
     if (ZSTD_isError(z)) {
       failed[b] = 1;
       continue;
     }
-    out.resize(z);
-    blocks[b] = std::move(out);
+    blocks[b].assign(scratch.data(), z);  // exactly its size: blocks are held until written
+  }
+  ZSTD_freeCCtx(cctx);
   }
   for (int f : failed)
     if (f) return Status::IOError(path + ": compression failed");
