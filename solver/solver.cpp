@@ -339,59 +339,50 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
     return true;
   };
 
+  // The plan (docs/solver.md): each phase may use a share of what is left
+  // and stops early when it decides; a decided phase ends the plan.
   // 1. Consecutive checks: cheap, and what most compositions are.
-  const Answer c = Prove(pos, {us, Mode::kChecks, kUnbounded}, opt.checks_only ? 1.0 : 0.3);
-  if (!decide({us, Mode::kChecks, kUnbounded}, c, ProofKind::kChecks)) {
+  const Question checks{us, Mode::kChecks, kUnbounded};
+  const Answer c = Prove(pos, checks, opt.checks_only ? 1.0 : 0.25);
+  if (!decide(checks, c, ProofKind::kChecks)) {
     if (c.status == ProofStatus::kDisproven) note << "no win by consecutive checks; ";
     else note << "consecutive checks undecided" << (c.hit_ply_cap ? " (lines past the ply cap)" : "") << "; ";
   }
-
-  int searched_win = -1, searched_loss = -1;
+  bool no_win_at_all = false;
   if (!won && !opt.checks_only) {
-    // 2. Unbounded searches that allow quiet attacker moves: all of them
-    // (small material, quiet endgame wins), and checks plus mate threats
-    // (many pieces, where "all" drowns).
-    const Question all{us, Mode::kAll, kUnbounded}, threats{us, Mode::kThreats, kUnbounded};
-    const Answer a1 = Prove(pos, all, 0.4);
-    if (!decide(all, a1, ProofKind::kFullWidth)) {
-      if (a1.status == ProofStatus::kDisproven) {
-        // No win at all. If the opponent has none either, it is a draw.
-        const Question theirs{them, Mode::kAll, kUnbounded};
-        const Answer o = Prove(pos, theirs, 0.5);
-        if (o.status == ProofStatus::kDisproven) {
+    // 2. Every attacker move, no depth bound: the workhorse for quiet moves
+    // and small-material endings.
+    const Question all{us, Mode::kAll, kUnbounded};
+    const Answer a = Prove(pos, all, 0.6);
+    if (!decide(all, a, ProofKind::kFullWidth) && a.status == ProofStatus::kDisproven) {
+      no_win_at_all = true;
+      note << "no win for the side to move (every line searched); ";
+    }
+  }
+  if (!won && !no_win_at_all && !opt.checks_only) {
+    // 3. Checks and quiet moves that threaten a mate by checks: long
+    // composed mates with many pieces, where the full-width search drowns.
+    const Question threats{us, Mode::kThreats, kUnbounded};
+    const Answer t = Prove(pos, threats, 0.5);
+    if (!decide(threats, t, ProofKind::kThreats) && t.status == ProofStatus::kDisproven)
+      note << "no win by checks and mate threats; ";
+  }
+  if (!won && !opt.checks_only) {
+    // 4. The other side: a mate by checks whatever the side to move does,
+    // then any win. Both proved impossible: a draw.
+    const Question their_checks{them, Mode::kChecks, kUnbounded}, theirs{them, Mode::kAll, kUnbounded};
+    if (!decide(their_checks, Prove(pos, their_checks, 0.3), ProofKind::kChecks)) {
+      const Answer o = Prove(pos, theirs, 0.95);
+      if (!decide(theirs, o, ProofKind::kFullWidth) && o.status == ProofStatus::kDisproven) {
+        if (no_win_at_all) {
           r.result = Claim::kDraw;
           r.proof = ProofKind::kFullWidth;
           r.note = "neither side can force a win (every line searched; repetitions are draws, perpetual check loses)";
+          r.mate_exact = true;
           return r;
         }
-        decide(theirs, o, ProofKind::kFullWidth);
-        note << "no win for the side to move (every line searched); ";
+        note << "no win for the opponent (every line searched); ";
       }
-      if (!lost) {
-        const Answer a2 = Prove(pos, threats, 0.6);
-        if (!decide(threats, a2, ProofKind::kThreats) && a2.status == ProofStatus::kDisproven)
-          note << "no win by checks and mate threats; ";
-      }
-    }
-  }
-  if (!won && !lost && !opt.checks_only) {
-    // 3. Does the opponent mate by checks whatever the side to move does?
-    decide({them, Mode::kChecks, kUnbounded}, Prove(pos, {them, Mode::kChecks, kUnbounded}, 0.1), ProofKind::kChecks);
-    // 4. Full width within a growing depth bound, for the side to move (odd
-    // depths) and for the opponent (even depths: the side to move loses).
-    for (int depth = 1; !won && !lost && depth <= opt.max_general_depth && !budget->exhausted(); depth += 2) {
-      const Question w{us, Mode::kAll, static_cast<uint16_t>(depth)};
-      const Answer wa = Prove(pos, w, 0.6);
-      if (decide(w, wa, ProofKind::kFullWidth) || wa.status != ProofStatus::kDisproven) break;
-      searched_win = depth;
-      const Question l{them, Mode::kAll, static_cast<uint16_t>(depth + 1)};
-      const Answer la = Prove(pos, l, 0.6);
-      if (decide(l, la, ProofKind::kFullWidth) || la.status != ProofStatus::kDisproven) break;
-      searched_loss = depth + 1;
-    }
-    if (!won && !lost) {
-      if (searched_win > 0) note << "no win within " << searched_win << " plies; ";
-      if (searched_loss > 0) note << "no loss within " << searched_loss << " plies; ";
     }
   }
 
@@ -407,7 +398,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
       if (!exact) note << "shortest mate not proved within the budget (" << r.mate_plies << " plies is an upper bound); ";
       else if (static_cast<int>(r.pv.size()) != r.mate_plies) note << "principal variation cut short by the budget; ";
     }
-    if (r.proof == ProofKind::kFullWidth) r.no_mate_within = r.mate_exact ? r.mate_plies - 2 : searched_win;
+    if (r.proof == ProofKind::kFullWidth && r.mate_exact) r.no_mate_within = r.mate_plies - 2;
     if (won && r.proof != ProofKind::kFullWidth && !opt.checks_only && r.mate_plies > 1) {
       // A shorter mate that is not all checks and threats? Full width, cheap depths only.
       const int limit = std::min(r.mate_plies - 2, opt.max_general_depth);
