@@ -162,6 +162,8 @@ json SolveJson(const Position& pos, const SolveResult& r) {
   j["mate_exact"] = r.mate_exact;
   j["proof"] = ProofKindName(r.proof);
   j["undecided_first_moves"] = Coords(v, r.UndecidedFirstMoves());
+  static const char* kScopes[] = {"none", "checks", "checks and threats", "all"};
+  j["cooks_scope"] = kScopes[std::clamp(r.cooks_scope, 0, 3)];
   j["fen"] = pos.Fen();
   if (!r.note.empty()) j["note"] = r.note;
   return j;
@@ -305,7 +307,7 @@ void PrintSummary(const Tally& t, size_t total, double wall, FILE* out) {
   std::fprintf(out, "%-22s %6d\n", "refuted", t.refuted);
   std::fprintf(out, "%-22s %6d\n", "unproven", t.unproven);
   std::fprintf(out, "%-22s %6zu\n", "total", total);
-  std::fprintf(out, "%-22s %6d\n", "cooked (多解)", t.cooked);
+  std::fprintf(out, "%s %6d\n", PadRight("cooked (多解)", 22).c_str(), t.cooked);
   std::fprintf(out, "%-22s %6d\n", "book line not best", t.book_not_best);
   if (t.errors) std::fprintf(out, "%-22s %6d\n", "unreadable positions", t.errors);
   std::fprintf(out, "solver time %.1f s (median %.2f s), wall %.1f s, %.2f M nodes/s\n", t.seconds, median, wall,
@@ -362,7 +364,8 @@ void RegisterVerify(CLI::App& app) {
         return true;
       });
       if (!st.ok()) throw CommandError{*store_dir + ": " + st.message(), 1};
-      if (skipped && !*quiet) std::fprintf(stderr, "%d record(s) already verified (use --redo to verify them again)\n", skipped);
+      if (skipped && (!*quiet || work.empty()))
+        std::fprintf(stderr, "%d record(s) already have a verdict (--redo verifies them again)\n", skipped);
     } else {
       for (const std::string& p : *paths) {
         Status st = ReadCollectionPath(p, ReadOptions{}, [&](FileResult&& f, size_t, size_t) {
@@ -386,7 +389,7 @@ void RegisterVerify(CLI::App& app) {
         if (j.record.claimed == Claim::kUnknown) j.record.claimed = c;
     }
     if (work.empty()) {
-      std::fprintf(stderr, "canju verify: no puzzles found\n");
+      if (store_dir->empty()) std::fprintf(stderr, "canju verify: no puzzles found\n");
       return;
     }
 

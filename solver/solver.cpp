@@ -263,7 +263,7 @@ bool Solver::Impl::SolveByTablebase(Position& pos, SolveResult* r) {
       }
       pos.UndoMove(m, st);
     }
-    r->cooks_scope = 2;
+    r->cooks_scope = 3;
   }
   r->note = "decided by the endgame tables";
   return true;
