@@ -274,6 +274,16 @@ void PrintVerifyLine(const Job& job) {
   for (const std::string& n : v.book_notes) std::printf("           book: %s\n", n.c_str());
 }
 
+// --show: the board and the solver's full answer under the verdict line.
+void PrintVerifyDetails(const Job& job) {
+  std::shared_ptr<const Variant> v;
+  Position pos;
+  if (!LoadVariant(job.record.variant, &v).ok() || !Position::FromFen(*v, job.record.fen, &pos).ok()) return;
+  std::printf("\n");
+  PrintSolve(pos, job.report.solve);
+  std::printf("\n");
+}
+
 struct Tally {
   int confirmed = 0, refuted = 0, unproven = 0, cooked = 0, book_not_best = 0, errors = 0;
   double seconds = 0;
@@ -327,6 +337,7 @@ void RegisterVerify(CLI::App& app) {
   auto redo = std::make_shared<bool>(false);
   auto no_book = std::make_shared<bool>(false);
   auto assume = std::make_shared<std::string>();
+  auto show = std::make_shared<bool>(false);
   cmd->add_option("paths", *paths, "XQF / eglib / FEN-list / PGN files or folders (read through the importer)");
   auto* st_opt = cmd->add_option("--store", *store_dir, "Verify the records of this puzzle store and save each verdict");
   cmd->add_option("--collection", *collection, "With --store: only this collection")->needs(st_opt);
@@ -342,6 +353,7 @@ void RegisterVerify(CLI::App& app) {
                 "One JSON object per puzzle per line (source, title, claimed, verdict, mate_plies, cooks, ...); the "
                 "summary goes to stderr");
   cmd->add_flag("--quiet,-q", *quiet, "No progress bar");
+  cmd->add_flag("--show", *show, "Also draw each board with the best line (Chinese and ICCS) and the winning first moves");
   cmd->callback([=] {
     if (paths->empty() == store_dir->empty())
       throw CommandError{"verify: give either files/folders or --store DIR", 2};
@@ -463,6 +475,7 @@ void RegisterVerify(CLI::App& app) {
       } else {
         bar.Finish();
         PrintVerifyLine(j);
+        if (*show) PrintVerifyDetails(j);
         std::fflush(stdout);
       }
       if (g_stop) {
