@@ -181,7 +181,7 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   if (sr.result == Claim::kUnknown) {
     v.kind = VerdictKind::kUnproven;
     v.reason = sr.note.empty() ? "undecided within the budget" : sr.note;
-    if (claim == Claim::kDraw) v.reason += "; a draw can only be proved with endgame tables (--tb)";
+    if (claim == Claim::kDraw) v.reason += "; a draw needs the tables (--tb) or both sides' searches exhausted";
   } else if (claim == Claim::kUnknown) {
     v.kind = VerdictKind::kUnproven;
     v.reason = std::string("no claim to check; proved: ") + ClaimName(sr.result) + proved_line;
