@@ -39,10 +39,11 @@ struct LoadedTable {
 namespace cell {
 constexpr uint16_t kResolved = 0x8000, kRule = 0x4000, kPending = 0x2000, kDtmMask = 0x1FFF;
 constexpr uint16_t kNotLoss = 0x1000, kInS = 0x4000, kCounterMax = 0x0FFF;
+constexpr uint16_t kDirty = 0x2000;  // open, in S, to be checked again (a successor left S)
 constexpr uint16_t kIllegal = 0x7FFF, kDraw = 0x7FFE;
 constexpr int kMaxDtm = kDtmMask;
 inline bool Resolved(uint16_t c) { return c & kResolved; }
-inline bool Open(uint16_t c) { return c < 0x7000; }
+inline bool Open(uint16_t c) { return c <= (kInS | kDirty | kNotLoss); }
 inline int Dtm(uint16_t c) { return c & kDtmMask; }
 }  // namespace cell
 
@@ -104,6 +105,13 @@ class Generator {
 
   uint16_t Load(Color s, uint64_t i) const { return __atomic_load_n(&cells_[s][i], __ATOMIC_RELAXED); }
   void Store(Color s, uint64_t i, uint16_t c) { __atomic_store_n(&cells_[s][i], c, __ATOMIC_RELAXED); }
+  // Clears `bits` of a cell; false if the cell no longer has any of them.
+  bool ClearBits(Color s, uint64_t i, uint16_t bits) {
+    uint16_t c = Load(s, i);
+    while (c & bits)
+      if (Cas(s, i, c, static_cast<uint16_t>(c & ~bits))) return true;
+    return false;
+  }
   bool Cas(Color s, uint64_t i, uint16_t& expected, uint16_t desired) {
     return __atomic_compare_exchange_n(&cells_[s][i], &expected, desired, false, __ATOMIC_RELAXED,
                                        __ATOMIC_RELAXED);

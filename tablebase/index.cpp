@@ -65,8 +65,6 @@ bool Preserves(const Variant& v, const std::array<uint8_t, kSquareSlots>& t, Col
 Symmetry FindSymmetry(const Variant& v, const Material& m) {
   Symmetry s;
   const int W = v.files(), H = v.ranks();
-  const char* names[8] = {"identity", "mirror", "flip", "rotate-180", "transpose", "rotate-90", "rotate-270",
-                          "anti-transpose"};
   int found_mask = 0;
   for (int swap = 0; swap < (W == H ? 2 : 1); ++swap)
     for (int fx = 0; fx < 2; ++fx)
@@ -99,7 +97,6 @@ Symmetry FindSymmetry(const Variant& v, const Material& m) {
       if (inv) s.inverse.push_back(static_cast<int>(j));
       if (inv) break;
     }
-  (void)names;
   if (s.count() == 1) s.name = "none";
   else if (s.count() == 8) s.name = "8-fold";
   else if (s.count() == 2 && (found_mask & (1 << 2))) s.name = "mirror";

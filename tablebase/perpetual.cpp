@@ -10,6 +10,7 @@
 #include <atomic>
 
 #include "tablebase/generator.h"
+#include "tablebase/unmoves.h"
 
 namespace canju::tb {
 
@@ -81,6 +82,9 @@ Status Generator::Perpetual() {
           Store(side, i, static_cast<uint16_t>(c | cell::kInS));
         }
       });
+      // Pruning: the first round checks every position of S; a position that
+      // leaves S marks its predecessors still in S, and later rounds check
+      // only those.
       for (int round = 1;; ++round) {
         std::atomic<uint64_t> removed{0};
         ForChunks("perpetual check: set round " + std::to_string(round),
@@ -88,13 +92,18 @@ Status Generator::Perpetual() {
                     for (uint64_t i = begin; i < end; ++i) {
                       const uint16_t c = Load(side, i);
                       if (!cell::Open(c) || !(c & cell::kInS)) continue;
+                      if (round > 1 && !ClearBits(side, i, cell::kDirty)) continue;
                       Setup(w, i, side);
                       const bool stays =
                           side == X ? Phases::CheckerStays(*this, w) : Phases::DefenderStays(*this, w);
-                      if (!stays) {
-                        Store(side, i, static_cast<uint16_t>(c & ~cell::kInS));
-                        removed.fetch_add(1, std::memory_order_relaxed);
-                      }
+                      if (stays || !ClearBits(side, i, cell::kInS | cell::kDirty)) continue;
+                      removed.fetch_add(1, std::memory_order_relaxed);
+                      const Color ps = ~side;
+                      ForEachPredecessor(w, [&](uint64_t j) {
+                        uint16_t pc = Load(ps, j);
+                        while (cell::Open(pc) && (pc & cell::kInS) && !(pc & cell::kDirty))
+                          if (Cas(ps, j, pc, static_cast<uint16_t>(pc | cell::kDirty))) break;
+                      });
                     }
                   });
         if (removed.load() == 0) break;
@@ -108,7 +117,7 @@ Status Generator::Perpetual() {
           const uint16_t c = Load(side, i);
           if (!cell::Open(c) || !(c & cell::kInS)) continue;
           if (side != X) {
-            Store(side, i, static_cast<uint16_t>(c & ~cell::kInS));
+            ClearBits(side, i, cell::kInS | cell::kDirty);
             continue;
           }
           Setup(w, i, side);

@@ -45,8 +45,8 @@ struct TablebaseSet::Impl {
   struct Table {
     std::unique_ptr<TableFile> file;
     Indexer index;
-    std::once_flag verify_once;
-    Status verified;
+    mutable std::once_flag verify_once;  // the checksum, on first use
+    mutable Status verified;
   };
   const Variant* v = nullptr;
   std::map<std::string, std::unique_ptr<Table>> tables;
@@ -160,8 +160,7 @@ Status TablebaseSet::Probe(const Position& pos, ProbeResult* out) const {
   bool flipped = false;
   const Impl::Table* t = impl_->Find(Material::Of(pos), &flipped);
   if (!t) return Status::NotFound("no table for " + pos.Material());
-  std::call_once(const_cast<Impl::Table*>(t)->verify_once,
-                 [t] { const_cast<Impl::Table*>(t)->verified = t->file->Verify(); });
+  std::call_once(t->verify_once, [t] { t->verified = t->file->Verify(); });
   if (!t->verified.ok()) return t->verified;
   if (Status st = pos.Validate(); !st.ok()) return Status::InvalidArgument("illegal position: " + st.message());
   const Position p = flipped ? pos.ColorFlipped() : pos;
