@@ -123,6 +123,30 @@ TEST(XiangqiTablebase, RookAgainstFullDefenceDrawsOften) {
   EXPECT_EQ(Header(Xq(), "KRKAA").stats[kFirst].draw, 0u);  // 车胜双士
 }
 
+// The same table with every repetition a draw: the rule turns some of the
+// defender's drawn positions (endless checks with the horse) into losses and
+// nothing the other way.
+TEST(XiangqiTablebase, PerpetualCheckRuleOnlyAddsWins) {
+  std::shared_ptr<const Variant> draws;
+  ASSERT_TRUE(LoadVariant("xiangqi", &draws, {"rules.perpetual_check=draw"}).ok());
+  const std::string dir = ScratchDir() + "/cycles-draw";
+  BuildTables(*draws, {"KRKN"}, dir);
+  BuildTables(Xq(), {"KRKN"});
+  TableHeader plain = Header(*draws, "KRKN", dir);
+  TableHeader rule = Header(Xq(), "KRKN");
+  EXPECT_EQ(plain.orders, 0u);
+  EXPECT_NE(plain.rules.find("every repetition is a draw"), std::string::npos);
+  for (int s = 0; s < 2; ++s) {
+    EXPECT_EQ(Legal(plain.stats[s]), Legal(rule.stats[s]));
+    EXPECT_GE(rule.stats[s].win, plain.stats[s].win);
+    EXPECT_GE(rule.stats[s].loss, plain.stats[s].loss);
+  }
+  EXPECT_GT(rule.stats[kFirst].win, plain.stats[kFirst].win);  // Red wins more
+  // A table of other rules is refused, not overwritten.
+  std::vector<PlanItem> plan;
+  EXPECT_EQ(MakePlan(Xq(), {"KRKN"}, dir, &plan).code(), Status::Code::kInvalidArgument);
+}
+
 TEST(XiangqiTablebase, PerpetualCheckRuleIsApplied) {
   // The defender's lone horse can keep checking; those cycles are losses for
   // the checker, so some positions need the rule (orders > 0).
