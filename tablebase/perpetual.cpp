@@ -15,22 +15,21 @@
 namespace canju::tb {
 
 struct Phases {
-  // X to move: every non-losing move is a check into S.
+  // X to move: every non-losing move is a check into S. Pseudo-legal moves,
+  // with the legality test only for a move that would break the condition.
   static bool CheckerStays(const Generator& g, Generator::Work& w) {
     const Color x = w.pos.side_to_move();
-    w.pos.GenerateLegal(&w.moves);
+    w.pos.GeneratePseudoLegal(&w.moves);
     for (Move m : w.moves) {
+      bool fine;
       if (g.LeavesTable(w, m)) {
-        uint16_t sv = g.ProbeSub(w, m);
-        if (sv < 2 || DecodeValue(sv).wdl != Wdl::kWin) return false;
-        continue;
+        const uint16_t sv = g.ProbeSub(w, m);
+        fine = sv >= 2 && DecodeValue(sv).wdl == Wdl::kWin;
+      } else {
+        const uint16_t c = g.Load(~x, g.SuccessorIndex(w, m));
+        fine = cell::Resolved(c) ? (cell::Dtm(c) & 1) != 0 : cell::Open(c) && (c & cell::kInS);
       }
-      const uint16_t c = g.Load(~x, g.SuccessorIndex(w, m));
-      if (cell::Resolved(c)) {
-        if (!(cell::Dtm(c) & 1)) return false;
-      } else if (!cell::Open(c) || !(c & cell::kInS)) {
-        return false;
-      }
+      if (!fine && w.pos.IsLegal(m)) return false;
     }
     return true;
   }
@@ -38,12 +37,12 @@ struct Phases {
   // Y to move (in check): some non-checking move stays in S.
   static bool DefenderStays(const Generator& g, Generator::Work& w) {
     const Color y = w.pos.side_to_move();
-    w.pos.GenerateLegal(&w.moves);
+    w.pos.GeneratePseudoLegal(&w.moves);
     for (Move m : w.moves) {
       if (g.LeavesTable(w, m)) continue;
       const uint16_t c = g.Load(~y, g.SuccessorIndex(w, m));
       if (!cell::Open(c) || !(c & cell::kInS)) continue;
-      if (!w.pos.GivesCheck(m)) return true;
+      if (w.pos.IsLegal(m) && !w.pos.GivesCheck(m)) return true;
     }
     return false;
   }
