@@ -90,9 +90,9 @@ bool Prover::Stop() {
   return aborted_;
 }
 
-void Prover::EnterPly(int ply, const StateInfo& st) {
+void Prover::EnterPly(int ply, const StateInfo& st, bool check) {
   keys_[ply] = pos_->key();
-  in_check_[ply] = pos_->InCheck();
+  in_check_[ply] = check ? pos_->InCheck() : -1;
   attacker_[ply] = pos_->side_to_move() == q_.attacker;
   irreversible_[ply] = st.captured != kNoPiece ? ply : irreversible_[ply - 1];
 }
@@ -187,6 +187,26 @@ bool Prover::Allowed(Position& pos, const Question& q) {
   return threat;
 }
 
+// Facts of the other modes carry over: a proof with fewer attacker moves is
+// a proof with more, a disproof with more attacker moves one with fewer.
+bool Prover::SharedFact(uint64_t raw_key, uint16_t depth, Child* c) const {
+  if (proof_salt_) {
+    const TTProbe p = tt_->Probe(raw_key ^ proof_salt_, depth);
+    if (p.proven) {
+      c->pn = 0, c->dn = kInf, c->len = p.proof_len;
+      return true;
+    }
+  }
+  if (disproof_salt_) {
+    const TTProbe p = tt_->Probe(raw_key ^ disproof_salt_, depth);
+    if (p.disproven) {
+      c->pn = kInf, c->dn = 0;
+      return true;
+    }
+  }
+  return false;
+}
+
 // Initial numbers of the node at `ply` (already entered), searched to `depth`.
 void Prover::InitChild(int ply, uint16_t depth, Child* c) {
   c->len = 0;
@@ -202,7 +222,7 @@ void Prover::InitChild(int ply, uint16_t depth, Child* c) {
   if (v.rules().halfmove_draw > 0 && pos_->halfmove_clock() >= v.rules().halfmove_draw) {
     MoveList tmp;
     pos_->GenerateLegal(&tmp);
-    if (Terminal(tmp.size(), in_check_[ply], c)) return;  // a mate on the last move still counts
+    if (Terminal(tmp.size(), tmp.empty() && InCheckAt(ply), c)) return;  // a mate on the last move still counts
     c->pn = kInf, c->dn = 0, c->rep = kPathDep;         // the clock is not in the key
     return;
   }
@@ -222,12 +242,13 @@ void Prover::InitChild(int ply, uint16_t depth, Child* c) {
     c->pn = Clamp(p.pn), c->dn = Clamp(p.dn);
     return;
   }
+  if (SharedFact(keys_[ply], depth, c)) return;
   if (tablebase_ && ProbeTablebase(depth, c)) return;
   int nmoves = -1;
   if (!attacker || depth == 0) {
     pos_->GenerateLegal(&scratch_);
     nmoves = scratch_.size();
-    if (Terminal(nmoves, in_check_[ply], c)) {
+    if (Terminal(nmoves, nmoves == 0 && InCheckAt(ply), c)) {
       if (c->pn == 0) tt_->StoreProof(key, 0, 0, 0);
       else tt_->StoreDisproof(key, kUnbounded, 0);
       return;
@@ -263,9 +284,9 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
     pos.DoMove(m, &st);
     tt_->Prefetch(pos.key() ^ salt_);
     if (budget_->Tick()) aborted_ = true;
-    EnterPly(ply + 1, st);
-    if (or_node && !in_check_[ply + 1] && q_.mode != Mode::kAll &&
-        (q_.mode == Mode::kChecks || !Threatens())) {
+    const bool filter = or_node && q_.mode != Mode::kAll;
+    EnterPly(ply + 1, st, filter);
+    if (filter && !in_check_[ply + 1] && (q_.mode == Mode::kChecks || !Threatens())) {
       pos.UndoMove(m, st);
       continue;
     }
@@ -363,7 +384,7 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
     child_thdn = std::max(child_thdn, c.dn >= kBig ? kInf : c.dn + 1);
     StateInfo st;
     pos.DoMove(c.move, &st);
-    EnterPly(ply + 1, st);
+    EnterPly(ply + 1, st, true);
     const Result cr = Mid(ply + 1, child_depth, child_thpn, child_thdn);
     pos.UndoMove(c.move, st);
     c.pn = cr.pn, c.dn = cr.dn, c.len = cr.len, c.rep = cr.rep;
@@ -388,6 +409,10 @@ Answer Prover::Prove(Position& pos, const Question& q, uint64_t node_limit, doub
   pos_ = &pos;
   q_ = q;
   salt_ = Salt(q);
+  // The checks-only facts of the same attacker prove for the wider modes;
+  // the all-moves facts disprove for the narrower ones.
+  proof_salt_ = q.mode == Mode::kChecks ? 0 : Salt({q.attacker, Mode::kChecks, q.depth});
+  disproof_salt_ = q.mode == Mode::kAll ? 0 : Salt({q.attacker, Mode::kAll, q.depth});
   aborted_ = false;
   hit_ply_cap_ = false;
   call_start_nodes_ = budget_->nodes();
@@ -408,6 +433,11 @@ Answer Prover::Prove(Position& pos, const Question& q, uint64_t node_limit, doub
     return a;
   }
   Child root{};
+  if (SharedFact(keys_[0], depth, &root)) {
+    a.status = root.pn == 0 ? ProofStatus::kProven : ProofStatus::kDisproven;
+    a.length = root.pn == 0 ? root.len : -1;
+    return a;
+  }
   root.rep = kNoRep;
   pos.GenerateLegal(&scratch_);
   if (Terminal(scratch_.size(), in_check_[0], &root)) {

@@ -129,7 +129,13 @@ class Prover {
   };
 
   Result Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn);
-  void EnterPly(int ply, const StateInfo& st);  // after DoMove: fills the path arrays
+  // After DoMove: fills the path arrays; whether the side to move is in
+  // check is only worked out when `check` (or later, when needed).
+  void EnterPly(int ply, const StateInfo& st, bool check);
+  bool InCheckAt(int ply) {
+    if (in_check_[ply] < 0) in_check_[ply] = pos_->InCheck();
+    return in_check_[ply];
+  }
   void InitChild(int ply, uint16_t depth, Child* c);
   bool Repetition(int ply, Child* c) const;
   bool Terminal(int nmoves, bool in_check, Child* c) const;
@@ -137,6 +143,7 @@ class Prover {
 
   bool ProbeTablebase(uint16_t depth, Child* c) const;
   bool Threatens();  // the attacker, to move again, mates by checks
+  bool SharedFact(uint64_t raw_key, uint16_t depth, Child* c) const;
 
   TranspositionTable* tt_;
   Budget* budget_;
@@ -144,6 +151,7 @@ class Prover {
   Position* pos_ = nullptr;
   Question q_;
   uint64_t salt_ = 0;
+  uint64_t proof_salt_ = 0, disproof_salt_ = 0;  // other modes' facts that apply (0: none)
   uint64_t call_start_nodes_ = 0, call_node_limit_ = 0;
   double call_deadline_ = 0;
   bool aborted_ = false;
@@ -154,7 +162,7 @@ class Prover {
   // whether it is the attacker, and the ply of the last capture (positions
   // before it cannot come back).
   uint64_t keys_[kMaxPly + 2] = {};
-  bool in_check_[kMaxPly + 2] = {};
+  int8_t in_check_[kMaxPly + 2] = {};  // -1: not worked out yet
   bool attacker_[kMaxPly + 2] = {};
   int irreversible_[kMaxPly + 2] = {};
   std::vector<std::vector<Child>> children_;
