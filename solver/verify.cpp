@@ -153,10 +153,6 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   SolveOptions so = options.solve;
   const double total_s = so.max_seconds;
   const uint64_t total_n = so.max_nodes;
-  if (options.audit_book && !rec.moves.empty()) {
-    if (total_s > 0) so.max_seconds = total_s * options.solve_share;
-    if (total_n > 0) so.max_nodes = static_cast<uint64_t>(total_n * options.solve_share);
-  }
   Solver solver(so);
   const SolveResult sr = solver.Solve(root);
   out->solve = sr;
@@ -205,8 +201,10 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   // The book line, with whatever budget is left.
   if (options.audit_book && !rec.moves.empty() && (sr.result == Claim::kWin || sr.result == Claim::kLoss) &&
       sr.mate_exact) {
-    const double left_s = total_s > 0 ? std::max(0.05, total_s - sr.seconds) : 0;
-    const uint64_t left_n = total_n > 0 ? (total_n > sr.nodes ? total_n - sr.nodes : 1000) : 0;
+    // What the solve left, and at least the audit's reserve.
+    const double left_s = total_s > 0 ? std::max(total_s * options.audit_reserve, total_s - sr.seconds) : 0;
+    const uint64_t reserve_n = static_cast<uint64_t>(total_n * options.audit_reserve);
+    const uint64_t left_n = total_n > 0 ? std::max(reserve_n, total_n > sr.nodes ? total_n - sr.nodes : 0) : 0;
     solver.ResetBudget(left_s, left_n);
     Audit(rec, root, solver, sr, out);
     for (const BookDeparture& d : out->book) v.book_notes.push_back(d.text);

@@ -15,9 +15,10 @@ namespace canju {
 struct VerifyOptions {
   SolveOptions solve;      // budget per puzzle (max_seconds / max_nodes cover everything)
   bool audit_book = true;  // compare the book's main line with best play
-  // Share of the budget the solve may use before the audit starts (the audit
-  // takes what is left).
-  double solve_share = 0.8;
+  // The solve may use the whole budget (it stops as soon as it has decided,
+  // its line and its cooks); the audit then takes what is left, and at least
+  // this share of the budget (so a puzzle may take up to 1 + this share).
+  double audit_reserve = 0.1;
 };
 
 // Where the book's main line departs from best play.
