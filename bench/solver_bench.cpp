@@ -37,6 +37,7 @@ struct Item {
 struct SetStats {
   std::string name;
   int total = 0, confirmed = 0, refuted = 0, unproven = 0, cooked = 0, book_not_best = 0, exact = 0;
+  int by_checks = 0, by_threats = 0, by_full_width = 0;  // decided puzzles by kind of proof
   double seconds = 0;
   uint64_t nodes = 0;
   std::vector<double> times;
@@ -137,6 +138,11 @@ int main(int argc, char** argv) {
     s.cooked += !v.cooks.empty();
     s.book_not_best += BookNotBest(it.report);
     s.exact += it.report.solve.mate_exact && v.mate_plies >= 0;
+    if (v.kind == VerdictKind::kConfirmed || v.kind == VerdictKind::kRefuted) {
+      s.by_checks += it.report.solve.proof == ProofKind::kChecks;
+      s.by_threats += it.report.solve.proof == ProofKind::kThreats;
+      s.by_full_width += it.report.solve.proof == ProofKind::kFullWidth;
+    }
     s.seconds += v.seconds;
     s.nodes += v.nodes;
     s.times.push_back(v.seconds);
@@ -152,6 +158,10 @@ int main(int argc, char** argv) {
                 s.confirmed, s.total ? 100.0 * s.confirmed / s.total : 0.0, s.refuted, s.unproven, s.exact, s.cooked,
                 s.book_not_best, median, s.seconds, s.seconds > 0 ? s.nodes / s.seconds / 1e6 : 0.0);
   }
+  std::printf("\n| collection | decided by consecutive checks | by checks and threats | by full-width search |\n|---|---|---|---|\n");
+  for (const SetStats& s : sets)
+    std::printf("| %s | %d | %d | %d |\n", std::filesystem::path(s.name).filename().string().c_str(), s.by_checks,
+                s.by_threats, s.by_full_width);
   std::printf("\nwall time %.0f s with %d thread(s), %.1f s budget per puzzle\n", wall, jobs, seconds);
 
   std::printf("\nNot confirmed:\n");
@@ -163,7 +173,7 @@ int main(int argc, char** argv) {
 
   if (!markdown.empty()) {
     std::ofstream out(markdown);
-    out << "| puzzle | claimed | verdict | mate (plies) | cooks | book line | reason |\n|---|---|---|---|---|---|---|\n";
+    out << "| puzzle | claimed | verdict | proof | mate (plies) | cooks | book line | reason |\n|---|---|---|---|---|---|---|---|\n";
     for (const Item& it : items) {
       const Verdict& v = it.report.verdict;
       std::string cooks, book;
@@ -171,7 +181,7 @@ int main(int argc, char** argv) {
       for (const std::string& b : v.book_notes) book += (book.empty() ? "" : "; ") + b;
       std::string mate = v.mate_plies >= 0 ? std::to_string(v.mate_plies) + (it.report.solve.mate_exact ? "" : "?") : "";
       out << "| " << Label(it.record) << " | " << ClaimName(it.record.claimed) << " | " << VerdictName(v.kind) << " | "
-          << mate << " | " << cooks << " | " << book << " | "
+          << ProofKindName(it.report.solve.proof) << " | " << mate << " | " << cooks << " | " << book << " | "
           << (v.kind == VerdictKind::kConfirmed ? std::string() : v.reason) << " |\n";
     }
     std::fprintf(stderr, "per-puzzle table written to %s\n", markdown.c_str());
