@@ -71,10 +71,25 @@ demo() {
   section "Endgame tablebases: a small Xiangqi set built (with sub-tables) and its statistics"
   "$canju" tb demo --dir "$BUILD/tb-demo"
   "$canju" tb probe --dir "$BUILD/tb-demo" "4ka3/4a4/9/9/9/9/9/9/9/3RK4 w"
+  section "Endgame tablebases for three of the sample's 先和 (draw) compositions: KPKA, KPKCA, KRKCAA"
+  "$canju" tb build --dir "$BUILD/tb-demo" KPKA KPKCA KRKCAA
   section "Solver: 梦入神机 由中应外 — shortest mate by consecutive checks, best line, cooks"
   "$canju" solve "1RN1k4/3P3rC/6n2/9/9/9/9/4p4/3p5/c1rAK4 w"
   section "Solver: every puzzle of the sample collection verified (3 s each, 2 threads), verdicts saved in the store"
   "$canju" verify --store "$BUILD/demo-store" --redo --seconds 3 --jobs 2 --quiet --tb "$BUILD/tb-demo"
+  section "Summary"
+  local total confirmed refuted unproven tables
+  total=$("$canju" puzzles list --json --store "$store" | wc -l)
+  confirmed=$("$canju" puzzles list --json --store "$store" | grep -c '"verdict":"confirmed"' || true)
+  refuted=$("$canju" puzzles list --json --store "$store" | grep -c '"verdict":"refuted"' || true)
+  unproven=$("$canju" puzzles list --json --store "$store" | grep -c '"verdict":"unproven"' || true)
+  tables=$(find "$BUILD/tb-demo" -name '*.ctb' | wc -l)
+  printf 'Puzzle store   %s: %s puzzles (%s confirmed, %s refuted, %s unproven)\n' \
+    "$store" "$total" "$confirmed" "$refuted" "$unproven"
+  printf 'Tablebases     %s: %s tables\n' "$BUILD/tb-demo" "$tables"
+  printf '\nBrowse the collection, its solutions and the tables in a web page:\n'
+  printf '  %s serve --store %s --tb %s\n' "$canju" "$store" "$BUILD/tb-demo"
+  printf 'then open http://127.0.0.1:8080/ (Ctrl-C stops the server).\n'
 }
 
 case "${1:-help}" in
