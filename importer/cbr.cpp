@@ -37,19 +37,6 @@ std::string Utf16Field(std::string_view d, size_t at, size_t size, int* bad) {
   return text::Trim(text::Utf16LeToUtf8(d.substr(at, len), bad));
 }
 
-std::string NormalizeNewlines(const std::string& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\r') {
-      out += '\n';
-      if (i + 1 < s.size() && s[i + 1] == '\n') ++i;
-    } else {
-      out += s[i];
-    }
-  }
-  return text::Trim(out);
-}
-
 // Reads one record that starts at `rec` (a view up to where the next one
 // starts). `where` prefixes issue locations; `collection` overrides the
 // folder when non-empty.
@@ -165,7 +152,7 @@ Status ReadRecord(const std::string& name, std::string_view rec, const std::stri
         break;
       }
       int cbad = 0;
-      comment = NormalizeNewlines(text::Utf16LeToUtf8(rec.substr(pos, len), &cbad));
+      comment = text::NormalizeNewlines(text::Utf16LeToUtf8(rec.substr(pos, len), &cbad));
       if (cbad)
         AddIssue(out, name, JoinWhere(where, "byte " + std::to_string(pos)),
                  std::to_string(cbad) + " invalid UTF-16 unit(s) in a comment; replaced by U+FFFD");

@@ -201,4 +201,17 @@ std::string Trim(std::string_view s) {
   return std::string(s);
 }
 
+std::string NormalizeNewlines(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\r') {
+      out += '\n';
+      if (i + 1 < s.size() && s[i + 1] == '\n') ++i;
+    } else {
+      out += s[i];
+    }
+  }
+  return Trim(out);
+}
+
 }  // namespace canju::text

@@ -31,4 +31,7 @@ std::string Prefix(std::string_view s, size_t max_bytes);
 // Trims ASCII and full-width (U+3000) spaces at both ends.
 std::string Trim(std::string_view s);
 
+// "\r\n" and lone "\r" become "\n" (comments in XQF and CBR files); trimmed.
+std::string NormalizeNewlines(std::string_view s);
+
 }  // namespace canju::text

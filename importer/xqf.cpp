@@ -74,19 +74,6 @@ std::string Hex(size_t v) {
   return "0x" + s;
 }
 
-std::string NormalizeNewlines(std::string s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\r') {
-      out += '\n';
-      if (i + 1 < s.size() && s[i + 1] == '\n') ++i;
-    } else {
-      out += s[i];
-    }
-  }
-  return text::Trim(out);
-}
-
 }  // namespace
 
 Status ReadXqf(const std::string& name, std::string_view data, ReadResult* out) {
@@ -237,7 +224,7 @@ Status ReadXqf(const std::string& name, std::string_view data, ReadResult* out) 
         return false;
       }
       int bad = 0;
-      node->comment = NormalizeNewlines(text::Gb18030ToUtf8(body.Bytes(remark_len), &bad));
+      node->comment = text::NormalizeNewlines(text::Gb18030ToUtf8(body.Bytes(remark_len), &bad));
       if (bad)
         AddIssue(out, name, "byte " + Hex(at),
                  std::to_string(bad) + " byte sequence(s) in a remark are not valid GBK; replaced by U+FFFD");

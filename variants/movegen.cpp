@@ -255,9 +255,7 @@ bool Position::LegalSlow(Move m, uint32_t mask) const {
   int rook_from = -1, rook_to = -1;
   Piece rook = kNoPiece;
   if (m.type() == MoveType::kCastle) {
-    int side = to > from ? 0 : 1;
-    rook_from = v_->castle_rook_square(us, side);
-    rook_to = to + (side == 0 ? -1 : 1);
+    CastleRookSquares(m, us, &rook_from, &rook_to);
     rook = board_[rook_from];
     set(rook_from, kNoPiece);
   }

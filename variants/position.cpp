@@ -315,9 +315,8 @@ void Position::DoMove(Move m, StateInfo* st) {
       break;
     }
     case MoveType::kCastle: {
-      int side = to > from ? 0 : 1;
-      int rook_from = v.castle_rook_square(us, side);
-      int rook_to = to + (side == 0 ? -1 : 1);
+      int rook_from, rook_to;
+      CastleRookSquares(m, us, &rook_from, &rook_to);
       Piece rook = board_[rook_from];
       RemovePiece(rook_from);
       MovePiece(from, to);
@@ -374,7 +373,6 @@ void Position::DoMove(Move m, StateInfo* st) {
 }
 
 void Position::UndoMove(Move m, const StateInfo& st) {
-  const Variant& v = *v_;
   side_ = ~side_;
   const Color us = side_;
   if (us == kSecond) --fullmove_;
@@ -386,9 +384,8 @@ void Position::UndoMove(Move m, const StateInfo& st) {
       break;
     }
     case MoveType::kCastle: {
-      int side = to > from ? 0 : 1;
-      int rook_from = v.castle_rook_square(us, side);
-      int rook_to = to + (side == 0 ? -1 : 1);
+      int rook_from, rook_to;
+      CastleRookSquares(m, us, &rook_from, &rook_to);
       Piece rook = board_[rook_to];
       RemovePiece(rook_to);
       MovePiece(to, from);

@@ -95,6 +95,13 @@ class Position {
   void MovePiece(int from, int to);
   void SetCastlingMasks();
   bool CanCastle(int side) const;
+  // The rook's squares for castling move m of colour c (the rook lands on the
+  // square the royal crossed).
+  void CastleRookSquares(Move m, Color c, int* rook_from, int* rook_to) const {
+    const int side = m.to() > m.from() ? 0 : 1;
+    *rook_from = v_->castle_rook_square(c, side);
+    *rook_to = m.to() + (side == 0 ? -1 : 1);
+  }
   void Generate(MoveList* list) const;
   static constexpr uint32_t kAllAttacks = 0xFFFFFFFFu;
   bool LegalSlow(Move m, uint32_t mask) const;
