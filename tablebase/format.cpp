@@ -5,7 +5,9 @@
 #include <unistd.h>
 #include <xxhash.h>
 #include <zstd.h>
+#include <omp.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -154,79 +156,116 @@ std::string TableFileName(const Variant& v, const std::string& material) {
 
 Status WriteTable(const std::string& path, TableHeader header, const std::vector<uint16_t> values[2],
                   int compression_level) {
-  header.version = kFormatVersion;
-  if (header.block_entries == 0) header.block_entries = 1 << 15;
   uint16_t max_value = 0;
   for (int s = 0; s < 2; ++s)
     for (uint16_t x : values[s]) max_value = std::max(max_value, x);
+  return WriteTableBlocks(
+      path, header, max_value,
+      [&](int side, uint64_t begin, uint64_t end, uint16_t* out) {
+        std::copy(values[side].begin() + begin, values[side].begin() + end, out);
+      },
+      compression_level);
+}
+
+Status WriteTableBlocks(const std::string& path, TableHeader header, uint16_t max_value, const BlockFill& fill,
+                        int compression_level, int threads) {
+  header.version = kFormatVersion;
+  if (header.block_entries == 0) header.block_entries = 1 << 15;
   header.value_bytes = max_value < 256 ? 1 : 2;
   const uint64_t n = header.entries;
   const uint64_t per_side = (n + header.block_entries - 1) / header.block_entries;
-  const uint64_t nblocks = 2 * per_side;
-  std::vector<std::string> blocks(nblocks);
-  std::vector<int> failed(nblocks, 0);
-#pragma omp parallel
-  {
-  // One compression context per thread: contexts made per call are large
-  // and their freed memory stays with the process.
-  ZSTD_CCtx* cctx = ZSTD_createCCtx();
-  std::string scratch;
-#pragma omp for schedule(dynamic)
-  for (int64_t b = 0; b < static_cast<int64_t>(nblocks); ++b) {
-    const int side = static_cast<int>(b / per_side);
-    const uint64_t begin = (b % per_side) * header.block_entries;
-    const uint64_t end = std::min<uint64_t>(n, begin + header.block_entries);
-    std::string raw;
-    raw.reserve((end - begin) * header.value_bytes);
-    // Unused entries repeat the value before them: they cost nearly nothing.
-    uint16_t last = kValueDraw;
-    for (uint64_t i = begin; i < end; ++i) {
-      uint16_t x = values[side][i];
-      if (x == kValueIllegal) x = last;
-      last = x;
-      raw.push_back(static_cast<char>(x & 0xFF));
-      if (header.value_bytes == 2) raw.push_back(static_cast<char>(x >> 8));
-    }
-    scratch.resize(ZSTD_compressBound(raw.size()));
-    size_t z = ZSTD_compressCCtx(cctx, scratch.data(), scratch.size(), raw.data(), raw.size(), compression_level);
-    if (ZSTD_isError(z)) {
-      failed[b] = 1;
-      continue;
-    }
-    blocks[b].assign(scratch.data(), z);  // exactly its size: blocks are held until written
-  }
-  ZSTD_freeCCtx(cctx);
-  }
-  for (int f : failed)
-    if (f) return Status::IOError(path + ": compression failed");
+  const int64_t nblocks = static_cast<int64_t>(2 * per_side);
 
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  int fd = ::open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return Status::IOError(tmp + ": cannot create: " + std::strerror(errno));
   Writer w;
   w.Raw(kMagic, 8);
   w.U32(header.version);
-  std::string hdr = SerializeHeader(header);
+  const std::string hdr = SerializeHeader(header);
   w.U32(static_cast<uint32_t>(hdr.size()));
   w.Raw(hdr.data(), hdr.size());
-  uint64_t off = 0;
-  for (uint64_t b = 0; b < nblocks; ++b) {
-    w.U64(off);
-    off += blocks[b].size();
-  }
-  w.U64(off);
+  const uint64_t offsets_pos = w.buf.size();
+  std::vector<uint64_t> offsets(nblocks + 1, 0);
+  w.Raw(offsets.data(), offsets.size() * 8);  // placeholder, written at the end
+  Status st = WriteAll(fd, w.buf.data(), w.buf.size(), tmp);
 
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) return Status::IOError(tmp + ": cannot create: " + std::strerror(errno));
-  XXH64_state_t* hs = XXH64_createState();
-  XXH64_reset(hs, 0);
-  auto put = [&](const void* p, size_t len) {
-    XXH64_update(hs, p, len);
-    return WriteAll(fd, p, len, tmp);
-  };
-  Status st = put(w.buf.data(), w.buf.size());
-  for (uint64_t b = 0; b < nblocks && st.ok(); ++b) st = put(blocks[b].data(), blocks[b].size());
-  uint64_t sum = XXH64_digest(hs);
-  XXH64_freeState(hs);
-  if (st.ok()) st = WriteAll(fd, &sum, 8, tmp);
+  // Batches of blocks compressed in parallel, written in order.
+  const int nthreads = threads > 0 ? threads : omp_get_max_threads();
+  const int64_t batch = 8 * static_cast<int64_t>(nthreads);
+  std::vector<std::string> out(batch);
+  // One compression context per thread: contexts made per call are large
+  // and their freed memory stays with the process.
+  std::vector<ZSTD_CCtx*> contexts(nthreads, nullptr);
+  for (auto& c : contexts) c = ZSTD_createCCtx();
+  uint64_t off = 0;
+  for (int64_t first = 0; first < nblocks && st.ok(); first += batch) {
+    const int64_t last = std::min(nblocks, first + batch);
+    int failed = 0;
+#pragma omp parallel num_threads(nthreads) reduction(| : failed)
+    {
+      ZSTD_CCtx* cctx = contexts[omp_get_thread_num()];
+      std::vector<uint16_t> values;
+      std::string raw, scratch;
+#pragma omp for schedule(dynamic)
+      for (int64_t b = first; b < last; ++b) {
+        const int side = static_cast<int>(static_cast<uint64_t>(b) / per_side);
+        const uint64_t begin = (static_cast<uint64_t>(b) % per_side) * header.block_entries;
+        const uint64_t end = std::min<uint64_t>(n, begin + header.block_entries);
+        values.resize(end - begin);
+        fill(side, begin, end, values.data());
+        raw.clear();
+        // Unused entries repeat the value before them: they cost nearly nothing.
+        uint16_t prev = kValueDraw;
+        for (uint16_t x : values) {
+          if (x == kValueIllegal) x = prev;
+          prev = x;
+          raw.push_back(static_cast<char>(x & 0xFF));
+          if (header.value_bytes == 2) raw.push_back(static_cast<char>(x >> 8));
+        }
+        scratch.resize(ZSTD_compressBound(raw.size()));
+        const size_t z =
+            ZSTD_compressCCtx(cctx, scratch.data(), scratch.size(), raw.data(), raw.size(), compression_level);
+        if (ZSTD_isError(z)) {
+          failed = 1;
+          continue;
+        }
+        out[b - first].assign(scratch.data(), z);
+      }
+    }
+    if (failed) {
+      st = Status::IOError(path + ": compression failed");
+      break;
+    }
+    for (int64_t b = first; b < last && st.ok(); ++b) {
+      offsets[b] = off;
+      off += out[b - first].size();
+      st = WriteAll(fd, out[b - first].data(), out[b - first].size(), tmp);
+      std::string().swap(out[b - first]);
+    }
+  }
+  for (auto* c : contexts) ZSTD_freeCCtx(c);
+  offsets[nblocks] = off;
+  if (st.ok() && ::pwrite(fd, offsets.data(), offsets.size() * 8, static_cast<off_t>(offsets_pos)) !=
+                     static_cast<ssize_t>(offsets.size() * 8))
+    st = Status::IOError(tmp + ": write failed: " + std::strerror(errno));
+  // The checksum covers everything before it, the offsets included: read back.
+  if (st.ok()) {
+    XXH64_state_t* hs = XXH64_createState();
+    XXH64_reset(hs, 0);
+    std::vector<char> buf(1 << 20);
+    const uint64_t total = offsets_pos + offsets.size() * 8 + off;
+    for (uint64_t pos = 0; pos < total && st.ok();) {
+      const size_t len = static_cast<size_t>(std::min<uint64_t>(buf.size(), total - pos));
+      st = ReadAt(fd, buf.data(), len, pos, tmp);
+      XXH64_update(hs, buf.data(), len);
+      pos += len;
+    }
+    const uint64_t sum = XXH64_digest(hs);
+    XXH64_freeState(hs);
+    if (st.ok() && ::pwrite(fd, &sum, 8, static_cast<off_t>(total)) != 8)
+      st = Status::IOError(tmp + ": write failed: " + std::strerror(errno));
+  }
   if (st.ok() && ::fsync(fd) != 0) st = Status::IOError(tmp + ": fsync failed: " + std::strerror(errno));
   ::close(fd);
   if (st.ok() && ::rename(tmp.c_str(), path.c_str()) != 0)
@@ -318,6 +357,26 @@ Status TableFile::ReadBlock(int side, uint64_t block, std::vector<uint16_t>* out
     for (uint64_t i = 0; i < count; ++i) (*out)[i] = r[i];
   else
     for (uint64_t i = 0; i < count; ++i) (*out)[i] = static_cast<uint16_t>(r[2 * i] | (r[2 * i + 1] << 8));
+  return Status::OK();
+}
+
+Status TableFile::ReadAllRaw(std::vector<uint8_t> raw[2]) {
+  if (Status st = Verify(); !st.ok()) return st;
+  const uint64_t width = header_.value_bytes;
+  for (int s = 0; s < 2; ++s) {
+    raw[s].assign(header_.entries * width, 0);
+    for (uint64_t block = 0; block < blocks_per_side_; ++block) {
+      const uint64_t b = s * blocks_per_side_ + block;
+      const uint64_t begin = offsets_[b], end = offsets_[b + 1];
+      std::string comp(end - begin, '\0');
+      if (Status st = ReadAt(fd_, comp.data(), comp.size(), data_start_ + begin, path_); !st.ok()) return st;
+      const uint64_t first = block * header_.block_entries;
+      const uint64_t count = std::min<uint64_t>(header_.block_entries, header_.entries - first);
+      const size_t z = ZSTD_decompress(raw[s].data() + first * width, count * width, comp.data(), comp.size());
+      if (ZSTD_isError(z) || z != count * width)
+        return Status::Corruption(path_ + ": block " + std::to_string(b) + " does not decode");
+    }
+  }
   return Status::OK();
 }
 

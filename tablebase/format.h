@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -70,6 +71,13 @@ std::string TableFileName(const Variant& v, const std::string& material);  // "K
 // temporary file in the same directory, then renames it.
 Status WriteTable(const std::string& path, TableHeader header, const std::vector<uint16_t> values[2],
                   int compression_level = 9);
+// The same with the values made block by block: fill(side, begin, end, out)
+// writes the values of entries [begin, end). Compressed blocks go to the file
+// as they are done (in order), so memory holds only a few blocks; the block
+// offsets are written last and the checksum is taken by reading the file back.
+using BlockFill = std::function<void(int side, uint64_t begin, uint64_t end, uint16_t* out)>;
+Status WriteTableBlocks(const std::string& path, TableHeader header, uint16_t max_value, const BlockFill& fill,
+                        int compression_level = 9, int threads = 0);
 
 // A table file opened for probing: header and offsets are read at Open, the
 // checksum on the first Verify (done by TablebaseSet before the first probe).
@@ -85,6 +93,8 @@ class TableFile {
   uint64_t blocks_per_side() const { return blocks_per_side_; }
   // Reads and verifies the whole table into memory.
   Status ReadAll(std::vector<uint16_t> values[2]);
+  // The same at the file's width (header().value_bytes per entry, little-endian).
+  Status ReadAllRaw(std::vector<uint8_t> raw[2]);
   ~TableFile();
 
  private:

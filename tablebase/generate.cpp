@@ -1,14 +1,18 @@
 // Set-up, initialisation (mates, stalemates, captures and promotions into
-// sub-tables) and the propagation of values by un-moves, one distance at a
-// time, in OpenMP-parallel passes over chunks of the index.
+// sub-tables), the propagation of values by un-moves one distance at a time
+// in OpenMP-parallel passes over chunks of the index, statistics and writing.
 #include <omp.h>
 
 #include <algorithm>
+#include <climits>
 
 #include "tablebase/generator.h"
-#include "tablebase/unmoves.h"
 
 namespace canju::tb {
+
+namespace {
+constexpr int kMaxDtm = 8191;
+}
 
 std::string IndexFen(const Indexer& ix, uint64_t idx, Color side) {
   uint8_t sq[kMaxTablePieces];
@@ -22,15 +26,15 @@ std::string IndexFen(const Indexer& ix, uint64_t idx, Color side) {
   return fen.substr(0, cut + 2);
 }
 
-Generator::Generator(const Variant& v, const Material& m, int threads, ProgressFn progress)
+Generator::Generator(const Variant& v, const Material& m, int threads, ProgressFn progress, GeneratorOptions opts)
     : v_(v), material_(m), name_(m.Name(v)), threads_(threads > 0 ? threads : omp_get_max_threads()),
-      progress_(std::move(progress)) {}
+      progress_(std::move(progress)), opts_(opts) {}
 
 Generator::~Generator() = default;
 
 uint64_t Generator::ram_bytes() const {
-  uint64_t n = 2 * index_.size() * sizeof(uint16_t);
-  for (const auto& [name, t] : subs_) n += 2 * t->index.size() * sizeof(uint16_t);
+  uint64_t n = cells_[0].size() + cells_[1].size();
+  for (const auto& [name, t] : subs_) n += t->bytes();
   return n;
 }
 
@@ -39,13 +43,6 @@ Status Generator::Init(const std::string& dir) {
   if (v_.rules().stalemate == Outcome::kWin)
     return Status::Unsupported(name_ + ": tables do not support stalemate = win");
   const int K = v_.kind_count();
-  ride_dirs_.assign(2 * K, {});
-  const int nd = v_.direction_count();
-  opposite_.assign(nd, -1);
-  for (int d = 0; d < nd; ++d)
-    for (int e = 0; e < nd; ++e)
-      if (v_.directions()[e].dx == -v_.directions()[d].dx && v_.directions()[e].dy == -v_.directions()[d].dy)
-        opposite_[d] = e;
   for (int c = 0; c < 2; ++c)
     for (int k = 0; k < K; ++k) {
       if (!material_.count[c][k]) continue;
@@ -59,64 +56,72 @@ Status Generator::Init(const std::string& dir) {
             return Status::Unsupported(name_ + ": " + v_.kind(k).name +
                                        " has quiet moves by hopping; un-moves support leaps and rides only");
         }
-        for (int d = 0; d < nd; ++d)
-          if (v_.ride_move_len(Color(c), k, sq, d) > 0) {
-            auto& dirs = ride_dirs_[c * K + k];
-            if (std::find(dirs.begin(), dirs.end(), d) == dirs.end()) dirs.push_back(d);
-          }
       }
     }
+  if (Status st = geo_.Init(index_); !st.ok()) return st.WithContext(name_);
 
-  // Sub-tables and the link of every capture / promotion to one of them.
+  // Sub-tables, and the link of every capture and promotion to one of them.
+  auto load = [&](const Material& m, const LoadedTable** out, bool* flip) -> Status {
+    Material canon = Canonical(v_, m, flip);
+    const std::string name = canon.Name(v_);
+    if (!subs_.count(name)) {
+      const std::string path = dir + "/" + TableFileName(v_, name);
+      std::unique_ptr<TableFile> f;
+      if (Status st = TableFile::Open(path, &f); !st.ok())
+        return Status::NotFound(name_ + " needs sub-table " + name + ": " + st.message());
+      if (f->header().variant_fingerprint != VariantFingerprint(v_))
+        return Status::InvalidArgument(path + ": built for other rules than this " + v_.id() + "; rebuild it");
+      auto t = std::make_unique<LoadedTable>();
+      if (Status st = t->index.Init(v_, canon); !st.ok()) return st;
+      if (t->index.size() != f->header().entries)
+        return Status::Corruption(path + ": index size does not match this build's index scheme");
+      t->width = static_cast<int>(f->header().value_bytes);
+      if (Status st = f->ReadAllRaw(t->raw); !st.ok()) return st;
+      subs_[name] = std::move(t);
+    }
+    *out = subs_[name].get();
+    return Status::OK();
+  };
+  for (int cap = 2; cap < index_.slots(); ++cap) {
+    Material m = material_;
+    --m.count[index_.slot_color(cap)][index_.slot_kind(cap)];
+    const LoadedTable* t;
+    bool flip;
+    if (Status st = load(m, &t, &flip); !st.ok()) return st;
+    geo_.SetCaptureLink(cap, t, flip);
+  }
   const int G = static_cast<int>(index_.groups().size());
-  link_kinds_ = K;
-  links_.assign(2 * (G + 1) * (K + 1), SubLink{});
   for (int mover = 0; mover < 2; ++mover)
     for (int g = -1; g < G; ++g)
-      for (int q = -1; q < K; ++q) {
-        if (g < 0 && q < 0) continue;
+      for (int q = 0; q < K; ++q) {
         Material m = material_;
         if (g >= 0) {
           const PieceGroup& pg = index_.groups()[g];
           if (pg.color == Color(mover)) continue;
           --m.count[pg.color][pg.kind];
         }
-        if (q >= 0) {
-          if (std::find(v_.rules().promotion_kinds.begin(), v_.rules().promotion_kinds.end(), q) ==
-              v_.rules().promotion_kinds.end())
-            continue;
-          int pawn = -1;
-          for (int k = 0; k < K; ++k)
-            if (v_.kind(k).pawn && material_.count[mover][k]) pawn = k;
-          if (pawn < 0) continue;
-          --m.count[mover][pawn];
-          ++m.count[mover][q];
-        }
-        bool flip = false;
-        Material canon = Canonical(v_, m, &flip);
-        const std::string name = canon.Name(v_);
-        if (!subs_.count(name)) {
-          const std::string path = dir + "/" + TableFileName(v_, name);
-          std::unique_ptr<TableFile> f;
-          if (Status st = TableFile::Open(path, &f); !st.ok())
-            return Status::NotFound(name_ + " needs sub-table " + name + ": " + st.message());
-          if (f->header().variant_fingerprint != VariantFingerprint(v_))
-            return Status::InvalidArgument(path + ": built for other rules than this " + v_.id() + "; rebuild it");
-          auto t = std::make_unique<LoadedTable>();
-          if (Status st = t->index.Init(v_, canon); !st.ok()) return st;
-          if (t->index.size() != f->header().entries)
-            return Status::Corruption(path + ": index size does not match this build's index scheme");
-          if (Status st = f->ReadAll(t->values); !st.ok()) return st;
-          subs_[name] = std::move(t);
-        }
-        links_[(mover * (G + 1) + g + 1) * (K + 1) + q + 1] = SubLink{subs_[name].get(), flip};
+        const auto& promos = v_.rules().promotion_kinds;
+        if (std::find(promos.begin(), promos.end(), q) == promos.end()) continue;
+        int pawn = -1;
+        for (int k = 0; k < K; ++k)
+          if (v_.kind(k).pawn && material_.count[mover][k]) pawn = k;
+        if (pawn < 0) continue;
+        --m.count[mover][pawn];
+        ++m.count[mover][q];
+        Geometry::SubLink& link = geo_.promo_links[(mover * (G + 1) + g + 1) * (K + 1) + q + 1];
+        if (Status st = load(m, &link.table, &link.flip); !st.ok()) return st;
       }
+
   // Small tables are not worth the threads' start-up and barriers.
   threads_ = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(threads_, index_.size() / 65536)));
   for (int s = 0; s < 2; ++s) {
-    cells_[s].assign(index_.size(), cell::kIllegal);
+    cells_[s].assign(index_.size(), DtmCodes::kIllegal);
     level_mask_[s].assign((index_.size() >> kChunkBits) + 1, 0);
   }
+  int counters = opts_.counter_codes > 0 ? opts_.counter_codes : std::min(geo_.max_quiet_moves(), 60);
+  counters = std::min(counters, WdlCodes::kMaxCounters);
+  dtm_.Init(counters);
+  wdl_.Init(counters);
   header_ = TableHeader();
   header_.variant_id = v_.id();
   header_.variant_fingerprint = VariantFingerprint(v_);
@@ -125,89 +130,6 @@ Status Generator::Init(const std::string& dir) {
   header_.index_scheme = index_.Describe();
   header_.entries = index_.size();
   return Status::OK();
-}
-
-// Moves only the pieces whose squares differ from the board already set up
-// (consecutive entries differ in one or two pieces).
-void Generator::SetupSquares(Work& w, const uint8_t* sq, Color side) const {
-  const int n = index_.slots();
-  if (!w.placed) {
-    w.pos.Clear(v_, side);
-    for (int i = 0; i < n; ++i) {
-      w.sq[i] = sq[i];
-      w.pos.Put(index_.slot_piece(i), sq[i]);
-      w.slot_at[sq[i]] = static_cast<int8_t>(i);
-    }
-    w.placed = true;
-    return;
-  }
-  for (int i = 0; i < n; ++i)
-    if (w.sq[i] != sq[i]) {
-      w.pos.Remove(w.sq[i]);
-      w.slot_at[w.sq[i]] = -1;
-    }
-  for (int i = 0; i < n; ++i)
-    if (w.sq[i] != sq[i]) {
-      w.sq[i] = sq[i];
-      w.pos.Put(index_.slot_piece(i), sq[i]);
-    }
-  for (int i = 0; i < n; ++i) w.slot_at[sq[i]] = static_cast<int8_t>(i);
-  w.pos.SetSideToMove(side);
-}
-
-bool Generator::Setup(Work& w, uint64_t idx, Color side) const {
-  uint8_t sq[kMaxTablePieces];
-  if (!index_.Decode(idx, sq)) return false;
-  SetupSquares(w, sq, side);
-  return true;
-}
-
-bool Generator::LeavesTable(const Work& w, Move m) const {
-  return m.type() == MoveType::kPromotion || !w.pos.empty(m.to());
-}
-
-uint64_t Generator::SuccessorIndex(const Work& w, Move m) const {
-  uint8_t sq[kMaxTablePieces];
-  std::copy(w.sq, w.sq + index_.slots(), sq);
-  sq[w.slot_at[m.from()]] = m.to();
-  return index_.Encode(sq);
-}
-
-uint16_t Generator::ProbeSub(const Work& w, Move m) const {
-  const Color mover = w.pos.side_to_move();
-  const int G = static_cast<int>(index_.groups().size()), K = link_kinds_;
-  const int from_slot = w.slot_at[m.from()];
-  const int cap_slot = w.pos.empty(m.to()) ? -1 : w.slot_at[m.to()];
-  const int cap_group = cap_slot >= 0 ? index_.slot_group(cap_slot) : -1;
-  const int promo = m.type() == MoveType::kPromotion ? m.promo_kind() : -1;
-  const SubLink& link = links_[(mover * (G + 1) + cap_group + 1) * (K + 1) + promo + 1];
-  const Indexer& sx = link.table->index;
-  uint8_t sub[kMaxTablePieces];
-  int next[kMaxTablePieces] = {};
-  const auto& groups = sx.groups();
-  for (int i = 0; i < index_.slots(); ++i) {
-    if (i == cap_slot) continue;
-    Color c = index_.slot_color(i);
-    int k = index_.slot_kind(i);
-    int s = w.sq[i];
-    if (i == from_slot) {
-      s = m.to();
-      if (promo >= 0) k = promo;
-    }
-    if (link.flip) c = ~c, s = MakeSquare(FileOf(s), v_.ranks() - 1 - RankOf(s));
-    if (k == v_.royal_kind()) {
-      sub[c] = static_cast<uint8_t>(s);
-      continue;
-    }
-    for (size_t g = 0; g < groups.size(); ++g)
-      if (groups[g].color == c && groups[g].kind == k) {
-        sub[groups[g].first_slot + next[g]++] = static_cast<uint8_t>(s);
-        break;
-      }
-  }
-  Color stm = link.flip ? mover : ~mover;
-  uint64_t idx = sx.Encode(sub);
-  return idx == kNoIndex ? kValueIllegal : link.table->values[stm][idx];
 }
 
 void Generator::NoteDtm(int d) {
@@ -256,140 +178,175 @@ void Generator::ForRanges(const std::string& phase, const std::function<void(Wor
   }
 }
 
-int Generator::CaptureLossMax(Work& w, bool quiet_only) const {
-  w.pos.GenerateLegal(&w.moves);
+void Generator::StoreDist(Color side, uint64_t idx, int d, bool rule) {
+  const uint8_t code = dtm_.Dist(d, rule);
+  if (code == DtmCodes::kBigDist) overflow_.Put(side, idx, static_cast<uint32_t>(2 * d + (rule ? 1 : 0)));
+  Store(side, idx, code);
+  NoteDtm(d);
+  Mark(side, idx, d);
+}
+
+int Generator::DistAt(Color side, uint64_t idx, uint8_t code) {
+  if (code == DtmCodes::kBigDist) return static_cast<int>(overflow_.Get(side, idx) >> 1);
+  return dtm_.DistOf(code);
+}
+
+int Generator::CaptureLossMax(Board& b, Color s, bool quiet_only) const {
+  const bool in_check = geo_.InCheck(b, s);
   int worst = -1;
-  for (Move m : w.moves) {
-    if (!LeavesTable(w, m) || (quiet_only && w.pos.GivesCheck(m))) continue;
-    ProbeResult r = DecodeValue(ProbeSub(w, m));
+  geo_.ForEachMove(b, s, [&](int slot, int to, int cap, int promo) {
+    if (cap < 0 && promo < 0) return true;
+    if (!geo_.Legal(b, s, slot, to, cap, in_check)) return true;
+    if (quiet_only && geo_.GivesCheck(b, s, slot, to, cap, promo)) return true;
+    const ProbeResult r = DecodeValue(geo_.ProbeSub(b, s, slot, to, cap, promo));
     worst = std::max(worst, r.dtm_plies + 1);
-  }
+    return true;
+  });
   return worst;
 }
 
 Status Generator::Initialise() {
   max_dtm_ = 0;
+  const bool stalemate_loses = v_.rules().stalemate == Outcome::kLoss;
   ForRanges("initialise", [&](Work& w, uint64_t begin, uint64_t end) {
-    for (uint64_t ii = 2 * begin; ii < 2 * end; ++ii) {
-      const uint64_t i = ii >> 1;
-      const Color side = Color(ii & 1);
-      if (side == kFirst ? !Setup(w, i, side) : (w.pos.SetSideToMove(side), false)) {
-        Store(kFirst, i, cell::kIllegal);
-        Store(kSecond, i, cell::kIllegal);
-        ++ii;
-        continue;
-      }
-      if (w.pos.Attacked(w.pos.royal_square(~side), side)) {
-        Store(side, i, cell::kIllegal);
-        continue;
-      }
-      w.pos.GenerateLegal(&w.moves);
-      if (w.moves.empty()) {
-        const bool mate = w.pos.InCheck() || v_.rules().stalemate == Outcome::kLoss;
-        Store(side, i, mate ? cell::kResolved : cell::kDraw);
-        if (mate) Mark(side, i, 0);
-        continue;
-      }
-      int quiet = 0, best_win = cell::kMaxDtm + 1, worst_loss = -1;
-      bool draw = false;
-      for (Move m : w.moves) {
-        if (!LeavesTable(w, m)) {
-          ++quiet;
-          continue;
+    Board& b = w.b;
+    for (uint64_t i = begin; i < end; ++i) {
+      geo_.Set(b, i);
+      if (!b.valid) continue;  // cells start illegal
+      // attacked[c]: c's royal is attacked.
+      const bool attacked[2] = {geo_.InCheck(b, kFirst), geo_.InCheck(b, kSecond)};
+      for (int si = 0; si < 2; ++si) {
+        const Color side = Color(si);
+        if (attacked[~side]) continue;  // the side not to move is in check: illegal
+        const bool in_check = attacked[side];
+        int quiet = 0, best_win = INT_MAX, worst_loss = -1;
+        bool draw = false, any = false;
+        geo_.ForEachMove(b, side, [&](int slot, int to, int cap, int promo) {
+          if (!geo_.Legal(b, side, slot, to, cap, in_check)) return true;
+          any = true;
+          if (cap < 0 && promo < 0) {
+            ++quiet;
+            return true;
+          }
+          const uint16_t sv = geo_.ProbeSub(b, side, slot, to, cap, promo);
+          if (sv == kValueDraw) {
+            draw = true;
+            return true;
+          }
+          const ProbeResult r = DecodeValue(sv);
+          if (r.wdl == Wdl::kLoss) best_win = std::min(best_win, r.dtm_plies + 1);
+          else worst_loss = std::max(worst_loss, r.dtm_plies + 1);
+          return true;
+        });
+        if (!any) {
+          if (in_check || stalemate_loses) StoreDist(side, i, 0, false);
+          else Store(side, i, DtmCodes::kDraw);
+        } else if (best_win <= kMaxDtm) {
+          StoreDist(side, i, best_win, false);
+        } else if (draw) {
+          Store(side, i, DtmCodes::kDraw);
+        } else if (quiet == 0) {
+          StoreDist(side, i, worst_loss, false);
+        } else {
+          const uint8_t c = dtm_.Counter(quiet);
+          if (c == dtm_.big_counter()) overflow_.Put(side, i, static_cast<uint32_t>(quiet));
+          Store(side, i, c);
         }
-        uint16_t sv = ProbeSub(w, m);
-        if (sv == kValueDraw) {
-          draw = true;
-          continue;
-        }
-        ProbeResult r = DecodeValue(sv);
-        if (r.wdl == Wdl::kLoss) best_win = std::min(best_win, r.dtm_plies + 1);
-        else worst_loss = std::max(worst_loss, r.dtm_plies + 1);
       }
-      uint16_t c;
-      if (best_win <= cell::kMaxDtm) c = static_cast<uint16_t>(cell::kResolved | best_win), NoteDtm(best_win);
-      else if (draw) c = cell::kNotLoss;
-      else if (quiet == 0) c = static_cast<uint16_t>(cell::kResolved | worst_loss), NoteDtm(worst_loss);
-      else c = static_cast<uint16_t>(std::min<int>(quiet, cell::kCounterMax));
-      Store(side, i, c);
-      if (cell::Resolved(c)) Mark(side, i, cell::Dtm(c));
     }
   });
   return Status::OK();
 }
 
-void Generator::SetWin(Color side, uint64_t idx, int dtm, bool pending) {
-  const uint16_t nc = static_cast<uint16_t>(cell::kResolved | dtm | (pending ? cell::kPending : 0));
-  uint16_t c = Load(side, idx);
+void Generator::SetWin(Color side, uint64_t idx, int dist, bool final_pass) {
+  uint8_t c = Load(side, idx);
   for (;;) {
-    // A tentative win (by a capture) not yet processed may get shorter. After
-    // a perpetual-check order (pending) every resolved cell has been
-    // processed: it is left alone, or its predecessors would be counted twice.
-    const bool better =
-        cell::Open(c) || (!pending && cell::Resolved(c) && (cell::Dtm(c) & 1) && cell::Dtm(c) > dtm);
+    // A tentative win (by a capture) not yet processed may get shorter:
+    // processing happens at its own distance + 1, later than this level.
+    bool better;
+    if (dtm_.IsDist(c)) {
+      const int d = DistAt(side, idx, c);
+      better = (d & 1) && d > dist;
+    } else {
+      better = final_pass ? c == DtmCodes::kWinUnknown : dtm_.Open(c);
+    }
     if (!better) return;
-    if (Cas(side, idx, c, nc)) {
-      NoteDtm(dtm);
-      Mark(side, idx, dtm);
+    const uint8_t code = dtm_.Dist(dist, false);
+    // Only wins are set during a level with an even distance to process, and
+    // all at this distance: concurrent writers agree.
+    if (code == DtmCodes::kBigDist) overflow_.Put(side, idx, static_cast<uint32_t>(2 * dist));
+    if (Cas(side, idx, c, code)) {
+      if (c == dtm_.big_counter()) overflow_.Erase(side, idx);
+      NoteDtm(dist);
+      Mark(side, idx, dist);
       return;
     }
   }
 }
 
-// A successor won for the opponent: one fewer to wait for. In the distance
-// pass after the perpetual-check orders, open cells flagged kInS are losses by
-// the rule, whose checking moves do not count.
-void Generator::Decrement(Work& w, Color side, uint64_t idx, int level, bool pending, bool via_check) {
-  uint16_t c = Load(side, idx);
+// A successor won for the opponent: one fewer to wait for. In the final
+// distance pass, losses by the perpetual-check rule (whose checking moves do
+// not count) are decided by looking at their moves (distances.cpp).
+void Generator::Decrement(Work& w, Color side, uint64_t idx, int level, bool final_pass, bool via_check) {
+  uint8_t c = Load(side, idx);
   for (;;) {
-    const int count = c & cell::kCounterMax;
-    if (!cell::Open(c) || (c & cell::kNotLoss) || count == 0) return;
-    const bool rule = c & cell::kInS;
-    if (rule && via_check) return;
-    if (!Cas(side, idx, c, static_cast<uint16_t>(c - 1))) continue;
-    if (count == 1) {
-      Setup(w, idx, side);
-      const int d = std::max(level, CaptureLossMax(w, rule));
-      Store(side, idx,
-            static_cast<uint16_t>(cell::kResolved | d | (pending ? cell::kPending : 0) | (rule ? cell::kRule : 0)));
-      NoteDtm(d);
-      Mark(side, idx, d);
+    if (c == DtmCodes::kRuleUnknown) {
+      if (final_pass && !via_check) {
+        geo_.Set(w.aux, idx);
+        int d = RuleLossDistance(w.aux, side, level);
+        if (d >= 0) {
+          const uint8_t code = dtm_.Dist(d, true);
+          if (code == DtmCodes::kBigDist) overflow_.Put(side, idx, static_cast<uint32_t>(2 * d + 1));
+          if (Cas(side, idx, c, code)) NoteDtm(d), Mark(side, idx, d);
+        }
+      }
+      return;
     }
+    if (!dtm_.IsCounter(c)) return;
+    if (c == dtm_.big_counter()) {
+      if (overflow_.Decrement(side, idx) != 0) return;
+      overflow_.Erase(side, idx);
+    } else if (c != dtm_.Counter(1)) {
+      if (Cas(side, idx, c, static_cast<uint8_t>(c - 1))) return;
+      continue;
+    }
+    // The last move: a loss. Each successor win decrements once, so only one
+    // thread gets here; wins are not set during a level that processes wins.
+    geo_.Set(w.aux, idx);
+    const int d = std::max(level, CaptureLossMax(w.aux, side, false));
+    StoreDist(side, idx, d, false);
     return;
   }
 }
 
-void Generator::ProcessResolved(Work& w, Color side, uint64_t idx, int dtm, bool pending) {
-  if (!w.aux) w.aux = std::make_unique<Work>();
-  Work& aux = *w.aux;
-  Setup(w, idx, side);
+void Generator::ProcessResolved(Work& w, Color side, uint64_t idx, int dist, bool final_pass) {
+  geo_.Set(w.b, idx);
   const Color x = ~side;
-  if ((dtm & 1) == 0) ForEachPredecessor(w, [&](uint64_t j) { SetWin(x, j, dtm + 1, pending); });
-  else {
-    const bool check = distance_pass_ && w.pos.InCheck();
-    ForEachPredecessor(w, [&](uint64_t j) { Decrement(aux, x, j, dtm + 1, pending, check); });
+  if ((dist & 1) == 0) {
+    geo_.ForEachPredecessor(w.b, w.scratch, x, [&](uint64_t j) { SetWin(x, j, dist + 1, final_pass); });
+  } else {
+    const bool check = final_pass && geo_.InCheck(w.b, side);
+    geo_.ForEachPredecessor(w.b, w.scratch, x,
+                            [&](uint64_t j) { Decrement(w, x, j, dist + 1, final_pass, check); });
   }
 }
 
-void Generator::Propagate(bool pending_only) {
-  const uint16_t mask = cell::kResolved | cell::kDtmMask;
-  for (int level = 1; level <= max_dtm_.load() + 1 && level <= cell::kMaxDtm; ++level) {
-    const uint16_t want = static_cast<uint16_t>(cell::kResolved | (level - 1));
+void Generator::Propagate(bool final_pass) {
+  for (int level = 1; level <= max_dtm_.load() + 1 && level <= kMaxDtm; ++level) {
+    const int d = level - 1;
+    const uint8_t want0 = dtm_.Dist(d, false), want1 = (d & 1) ? want0 : dtm_.Dist(d, true);
     if (progress_)
-      progress_(Progress{name_, pending_only ? "re-propagate" : "propagate", static_cast<uint64_t>(level),
+      progress_(Progress{name_, final_pass ? "distances" : "propagate", static_cast<uint64_t>(level),
                          static_cast<uint64_t>(max_dtm_.load() + 1)});
-    const uint64_t bit = 1ULL << ((level - 1) & 63);
+    const uint64_t bit = 1ULL << (d & 63);
     ForChunks("", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
       if (!(__atomic_load_n(&level_mask_[side][begin >> kChunkBits], __ATOMIC_RELAXED) & bit)) return;
-      const uint16_t* cells = cells_[side].data();
+      const uint8_t* cells = cells_[side].data();
       for (uint64_t i = begin; i < end; ++i) {
-        uint16_t c = __atomic_load_n(&cells[i], __ATOMIC_RELAXED);
-        if ((c & mask) != want) continue;
-        if (pending_only) {
-          if (!(c & cell::kPending)) continue;
-          Store(side, i, static_cast<uint16_t>(c & ~cell::kPending));
-        }
-        ProcessResolved(w, side, i, level - 1, pending_only);
+        const uint8_t c = __atomic_load_n(&cells[i], __ATOMIC_RELAXED);
+        if (c != want0 && c != want1) continue;
+        if (c == DtmCodes::kBigDist && DistAt(side, i, c) != d) continue;
+        ProcessResolved(w, side, i, d, final_pass);
       }
     });
   }
@@ -397,29 +354,42 @@ void Generator::Propagate(bool pending_only) {
 
 void Generator::Finish() {
   for (int s = 0; s < 2; ++s) {
-    uint16_t* cells = cells_[s].data();
+    uint8_t* cells = cells_[s].data();
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (int64_t i = 0; i < static_cast<int64_t>(index_.size()); ++i)
-      if (cell::Open(cells[i])) cells[i] = cell::kDraw;
+      if (dtm_.Open(cells[i])) cells[i] = DtmCodes::kDraw;
   }
+  // Only distances stay in the overflow map.
+  overflow_.Filter([&](Color s, uint64_t i) { return cells_[s][i] == DtmCodes::kBigDist; });
+}
+
+uint16_t Generator::StoredValue(Color side, uint64_t idx, uint8_t code) {
+  if (code == DtmCodes::kIllegal) return kValueIllegal;
+  if (code == DtmCodes::kDraw) return kValueDraw;
+  if (code == DtmCodes::kBigDist) {
+    const uint32_t v = overflow_.Get(side, idx);
+    return EncodeValue(static_cast<int>(v >> 1), v & 1);
+  }
+  return EncodeValue(dtm_.DistOf(code), dtm_.RuleOf(code));
 }
 
 Status Generator::Run() {
   if (Status st = Initialise(); !st.ok()) return st;
   Propagate(false);
-  if (v_.rules().perpetual_check == Outcome::kLoss) {
+  if (v_.rules().perpetual_check == Outcome::kLoss)
     if (Status st = Perpetual(); !st.ok()) return st;
-    if (orders_ > 0)
-      if (Status st = RecomputeDistances(); !st.ok()) return st;
-  }
-  if (max_dtm_.load() >= cell::kMaxDtm)
-    return Status::Unsupported(name_ + ": a distance to mate above " + std::to_string(cell::kMaxDtm) + " plies");
+  if (max_dtm_.load() >= kMaxDtm)
+    return Status::Unsupported(name_ + ": a distance to mate above " + std::to_string(kMaxDtm) + " plies");
   Finish();
   if (Status st = Verify(); !st.ok()) return st;
+  return Statistics();
+}
 
-  // Statistics: each position once (entries of a symmetric royal pair exist
-  // once per orientation).
+// Statistics: each position once (entries of a symmetric royal pair exist
+// once per orientation).
+Status Generator::Statistics() {
   header_.orders = static_cast<uint32_t>(orders_);
+  const uint64_t stride = index_.kp_stride();
   for (int s = 0; s < 2; ++s) {
     SideStats total;
     total.longest_win_index = kNoIndex;
@@ -431,21 +401,24 @@ Status Generator::Run() {
 #pragma omp for schedule(static)
       for (int64_t ii = 0; ii < static_cast<int64_t>(index_.size()); ++ii) {
         const uint64_t i = static_cast<uint64_t>(ii);
-        const uint16_t c = cells_[s][i];
-        if (c == cell::kIllegal) {
+        const uint8_t c = cells_[s][i];
+        if (c == DtmCodes::kIllegal) {
           ++st.illegal;
           continue;
         }
-        if (index_.symmetry().count() > 1) {
+        if (index_.PairFixed(static_cast<int>(i / stride))) {
           index_.Decode(i, sq);
           if (!index_.CountedOnce(sq, i)) continue;
         }
-        if (c == cell::kDraw) {
+        if (c == DtmCodes::kDraw) {
           ++st.draw;
-        } else if (cell::Dtm(c) & 1) {
+          continue;
+        }
+        const uint32_t d = static_cast<uint32_t>(DistAt(Color(s), i, c));
+        if (d & 1) {
           ++st.win;
-          const uint32_t d = static_cast<uint32_t>(cell::Dtm(c));
-          if (d > st.longest_win || (d == st.longest_win && i < st.longest_win_index))
+          if (d > st.longest_win || st.longest_win_index == kNoIndex ||
+              (d == st.longest_win && i < st.longest_win_index))
             st.longest_win = d, st.longest_win_index = i;
         } else {
           ++st.loss;
@@ -465,19 +438,25 @@ Status Generator::Run() {
 }
 
 Status Generator::Write(const std::string& path, int compression_level) {
-  // Converted in place: the generation state is not needed any more.
+  // The values are made block by block from the cells while the file is
+  // written: no second copy of the table.
+  uint16_t max_value = 0;
   for (int s = 0; s < 2; ++s) {
-    uint16_t* cells = cells_[s].data();
-#pragma omp parallel for num_threads(threads_) schedule(static)
+    uint16_t m = 0;
+#pragma omp parallel for num_threads(threads_) schedule(static) reduction(max : m)
     for (int64_t i = 0; i < static_cast<int64_t>(index_.size()); ++i) {
-      const uint16_t c = cells[i];
-      cells[i] = c == cell::kIllegal ? kValueIllegal
-                 : c == cell::kDraw  ? kValueDraw
-                                     : EncodeValue(cell::Dtm(c), c & cell::kRule);
+      const uint8_t c = cells_[s][i];
+      if (dtm_.IsDist(c)) m = std::max(m, StoredValue(Color(s), static_cast<uint64_t>(i), c));
     }
+    max_value = std::max(max_value, m);
   }
-  Status st = WriteTable(path, header_, cells_, compression_level);
-  for (auto& c : cells_) std::vector<uint16_t>().swap(c);
+  Status st = WriteTableBlocks(
+      path, header_, max_value,
+      [&](int side, uint64_t begin, uint64_t end, uint16_t* out) {
+        for (uint64_t i = begin; i < end; ++i) out[i - begin] = StoredValue(Color(side), i, cells_[side][i]);
+      },
+      compression_level, threads_);
+  for (auto& c : cells_) std::vector<uint8_t>().swap(c);
   return st;
 }
 

@@ -1,7 +1,10 @@
 // Retrograde generation of one table (internal to tablebase/). The phases
 // live in small files: generate.cpp (set-up, initialisation from captures and
-// mates, un-move propagation by distance), perpetual.cpp (the
-// perpetual-check orders), verify.cpp (every value against its successors).
+// mates, un-move propagation by distance, statistics, writing),
+// perpetual.cpp (the perpetual-check orders), distances.cpp (distances once
+// the rule has decided results), verify.cpp (every value against its
+// successors). board.h has the table-specialised boards, cells.h the cell
+// layouts.
 #pragma once
 
 #include <atomic>
@@ -12,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "tablebase/board.h"
+#include "tablebase/cells.h"
 #include "tablebase/format.h"
 #include "tablebase/index.h"
 #include "tablebase/material.h"
@@ -26,30 +31,19 @@ struct Progress {
 };
 using ProgressFn = std::function<void(const Progress&)>;
 
-// A finished table held in memory (sub-tables during generation).
-struct LoadedTable {
-  Indexer index;
-  std::vector<uint16_t> values[2];  // stored values (format.h), per side to move
+struct GeneratorOptions {
+  // Counter codes per cell (0: as many as the table needs, at most 60). Tests
+  // set small values to exercise the overflow map.
+  int counter_codes = 0;
+  // Every entry is also checked against the engine's own move generator
+  // when the table has at most this many entries per side; bigger tables
+  // check a fixed sample (one entry in kEngineSample).
+  uint64_t engine_check_below = 1 << 20;
 };
-
-// Cell states during generation (16 bits per position and side to move).
-//   resolved: 0x8000 | rule 0x4000 | pending 0x2000 | distance (13 bits)
-//   open:     a counter of successors not yet known to win for the opponent,
-//             or kNotLoss; kInS marks membership in a perpetual-check set.
-namespace cell {
-constexpr uint16_t kResolved = 0x8000, kRule = 0x4000, kPending = 0x2000, kDtmMask = 0x1FFF;
-constexpr uint16_t kNotLoss = 0x1000, kInS = 0x4000, kCounterMax = 0x0FFF;
-constexpr uint16_t kDirty = 0x2000;  // open, in S, to be checked again (a successor left S)
-constexpr uint16_t kIllegal = 0x7FFF, kDraw = 0x7FFE;
-constexpr int kMaxDtm = kDtmMask;
-inline bool Resolved(uint16_t c) { return c & kResolved; }
-inline bool Open(uint16_t c) { return c <= (kInS | kDirty | kNotLoss); }
-inline int Dtm(uint16_t c) { return c & kDtmMask; }
-}  // namespace cell
 
 class Generator {
  public:
-  Generator(const Variant& v, const Material& m, int threads, ProgressFn progress);
+  Generator(const Variant& v, const Material& m, int threads, ProgressFn progress, GeneratorOptions opts = {});
   ~Generator();
 
   // Sub-tables must be finished files in `dir` (BuildOrder's order).
@@ -61,59 +55,58 @@ class Generator {
   const TableHeader& header() const { return header_; }
   int orders() const { return orders_; }
   uint64_t ram_bytes() const;
+  uint64_t overflow_entries() { return overflow_.size(); }
 
-  // One board being worked on: the Position and each slot's square.
-  struct Work {
-    Position pos;
-    uint8_t sq[kMaxTablePieces] = {};
-    int8_t slot_at[kSquareSlots];
-    MoveList moves;
-    bool placed = false;  // pos holds the pieces of sq
-    std::unique_ptr<Work> aux;  // a second board for the same thread
-    Work() {
-      for (auto& s : slot_at) s = -1;
-    }
-  };
+  static constexpr uint64_t kEngineSample = 257;
 
  private:
-  friend struct Phases;
-  // Values of the successor after a capture or promotion, from the view of
-  // the side to move there (stored value, format.h).
-  uint16_t ProbeSub(const Work& w, Move m) const;
-  bool Setup(Work& w, uint64_t idx, Color side) const;
-  void SetupSquares(Work& w, const uint8_t* sq, Color side) const;
-  uint64_t SuccessorIndex(const Work& w, Move m) const;
-  bool LeavesTable(const Work& w, Move m) const;
-  template <class F> void ForEachPredecessor(Work& w, F&& f) const;
-  template <class F> void Unmoves(Work& w, bool royal_only, F&& f) const;
+  struct Work {
+    Board b, aux, scratch;
+    std::unique_ptr<Work> engine;  // lazily: a Position for the engine checks
+  };
 
   void ForChunks(const std::string& phase, const std::function<void(Work&, Color, uint64_t, uint64_t)>& body);
   // Chunks of entries with both sides to move in one body (one decode serves both).
   void ForRanges(const std::string& phase, const std::function<void(Work&, uint64_t, uint64_t)>& body);
-  Status Initialise();
-  void Propagate(bool pending_only);
-  void ProcessResolved(Work& w, Color side, uint64_t idx, int dtm, bool pending_only);
-  void SetWin(Color side, uint64_t idx, int dtm, bool pending);
-  void Decrement(Work& w, Color side, uint64_t idx, int level, bool pending, bool via_check);
-  // Over captures/promotions (non-checking ones only if quiet_only): 1 + the
-  // opponent's win distance; -1 if none.
-  int CaptureLossMax(Work& w, bool quiet_only = false) const;
-  Status Perpetual();
-  Status RecomputeDistances();
-  Status Verify();
-  void Finish();  // open cells -> draws; statistics
 
-  uint16_t Load(Color s, uint64_t i) const { return __atomic_load_n(&cells_[s][i], __ATOMIC_RELAXED); }
-  void Store(Color s, uint64_t i, uint16_t c) { __atomic_store_n(&cells_[s][i], c, __ATOMIC_RELAXED); }
-  // Clears `bits` of a cell; false if the cell no longer has any of them.
-  bool ClearBits(Color s, uint64_t i, uint16_t bits) {
-    uint16_t c = Load(s, i);
-    while (c & bits)
-      if (Cas(s, i, c, static_cast<uint16_t>(c & ~bits))) return true;
-    return false;
-  }
-  bool Cas(Color s, uint64_t i, uint16_t& expected, uint16_t desired) {
-    return __atomic_compare_exchange_n(&cells_[s][i], &expected, desired, false, __ATOMIC_RELAXED,
+  // --- plain retrograde analysis and distance passes (distance layout) ---
+  Status Initialise();
+  // Level by level: the results at distance d - 1 update their predecessors.
+  // final_pass: the results are known (distances.cpp), only distances are found.
+  void Propagate(bool final_pass);
+  void ProcessResolved(Work& w, Color side, uint64_t idx, int dist, bool final_pass);
+  void SetWin(Color side, uint64_t idx, int dist, bool final_pass);
+  void Decrement(Work& w, Color side, uint64_t idx, int level, bool final_pass, bool via_check);
+  // Over legal captures/promotions (non-checking ones only if quiet_only):
+  // 1 + the opponent's win distance; -1 if none.
+  int CaptureLossMax(Board& b, Color s, bool quiet_only) const;
+  void StoreDist(Color side, uint64_t idx, int d, bool rule);
+  int DistAt(Color side, uint64_t idx, uint8_t code);  // -1 if not a distance
+  void Finish();  // open cells -> draws
+
+  // --- perpetual check (perpetual.cpp; result layout) ---
+  Status Perpetual();
+  bool AnyCandidate();
+  void ToResultLayout();
+  void MarkCandidates(Color x);
+  void Prune(Color x);
+  uint64_t ResolveSet(Color x);
+  void PropagateResults();
+  uint8_t Recount(Board& b, Color s, uint64_t idx);
+  Status RecomputeDistances();  // distances.cpp
+  // A loss by the rule on `b` (x to move): 1 + the longest of x's
+  // non-checking moves once all of them have distances below `level`
+  // (then at least `level`), -1 while some have none.
+  int RuleLossDistance(Board& b, Color x, int level);
+
+  Status Verify();  // verify.cpp
+  Status Statistics();
+  uint16_t StoredValue(Color side, uint64_t idx, uint8_t code);
+
+  uint8_t Load(Color s, uint64_t i) const { return __atomic_load_n(&cells_[s][i], __ATOMIC_RELAXED); }
+  void Store(Color s, uint64_t i, uint8_t c) { __atomic_store_n(&cells_[s][i], c, __ATOMIC_RELAXED); }
+  bool Cas(Color s, uint64_t i, uint8_t& expected, uint8_t desired) {
+    return __atomic_compare_exchange_n(&cells_[s][i], &expected, desired, false, __ATOMIC_SEQ_CST,
                                        __ATOMIC_RELAXED);
   }
   void NoteDtm(int d);
@@ -123,29 +116,24 @@ class Generator {
   void Mark(Color side, uint64_t idx, int d) {
     __atomic_fetch_or(&level_mask_[side][idx >> kChunkBits], 1ULL << (d & 63), __ATOMIC_RELAXED);
   }
-  std::vector<uint64_t> level_mask_[2];
 
   const Variant& v_;
   Material material_;
   std::string name_;
   int threads_;
   ProgressFn progress_;
+  GeneratorOptions opts_;
   Indexer index_;
+  Geometry geo_;
   TableHeader header_;
-  std::vector<uint16_t> cells_[2];
+  std::vector<uint8_t> cells_[2];
+  std::vector<uint64_t> level_mask_[2];
+  DtmCodes dtm_;
+  WdlCodes wdl_;
+  Overflow overflow_;
   std::map<std::string, std::unique_ptr<LoadedTable>> subs_;
-  // Sub-table of each (mover, captured group + 1, promoted kind + 1).
-  struct SubLink {
-    const LoadedTable* table = nullptr;
-    bool flip = false;
-  };
-  std::vector<SubLink> links_;
-  int link_kinds_ = 0;
-  std::vector<std::vector<int>> ride_dirs_;  // per colour * kinds + kind
-  std::vector<int> opposite_;
   std::atomic<int> max_dtm_{0};
   int orders_ = 0;
-  bool distance_pass_ = false;
   std::string error_;
 };
 

@@ -213,6 +213,12 @@ Status Indexer::Init(const Variant& v, const Material& m) {
       int ra = sym_.map[t][a], rb = sym_.map[t][b];
       kp_orbit_[kp_index_[ra * kSquareSlots + rb]].push_back(static_cast<uint8_t>(sym_.inverse[t]));
     }
+  kp_fixed_.assign(kp_squares_.size(), 0);
+  for (size_t kp = 0; kp < kp_squares_.size(); ++kp)
+    for (int t = 1; t < sym_.count(); ++t)
+      if (sym_.map[t][kp_squares_[kp].first] == kp_squares_[kp].first &&
+          sym_.map[t][kp_squares_[kp].second] == kp_squares_[kp].second)
+        kp_fixed_[kp] = 1;
   size_ = kp_squares_.size() * kp_stride_;
   return Status::OK();
 }

@@ -86,6 +86,17 @@ class Indexer {
   // stored board onto the other members of its class (not the identity).
   const std::vector<uint8_t>& Orbit(int kp) const { return kp_orbit_[kp]; }
 
+  // Number of the representative pair (a, b) (0xFFFF if it is none) and the
+  // squares of pair number `kp`.
+  int PairIndex(int a, int b) const { return kp_index_[a * kSquareSlots + b]; }
+  std::pair<uint8_t, uint8_t> PairSquares(int kp) const { return kp_squares_[kp]; }
+  // True if a symmetry other than the identity fixes pair `kp` (its entries
+  // exist once per orientation).
+  bool PairFixed(int kp) const { return kp_fixed_[kp]; }
+  // The groups' part of the index (below the royal pair) of a board whose
+  // pieces stand on their legal squares; kNoIndex otherwise.
+  uint64_t GroupsIndex(const uint8_t* sq) const { return EncodeGroups(sq, 0); }
+
   // Entries with a royal pair fixed by a symmetry exist once per orientation;
   // true if this decoded board is the one counted in statistics.
   bool CountedOnce(const uint8_t* sq, uint64_t idx) const;
@@ -107,6 +118,7 @@ class Indexer {
   std::vector<uint16_t> kp_index_;      // per (a, b) of a representative
   std::vector<std::pair<uint8_t, uint8_t>> kp_squares_;
   std::vector<std::vector<uint8_t>> kp_orbit_;
+  std::vector<uint8_t> kp_fixed_;
   uint64_t kp_stride_ = 1;
   FastDiv kp_div_;
   uint64_t size_ = 0;

@@ -3,206 +3,322 @@
 // largest set of open positions such that
 //   X to move in S: every move that does not lose outright is a check into S;
 //   Y to move in S: Y is in check and has a non-checking move into S.
-// X's positions in S lose (X can only avoid defeat by checking forever) and
-// their distance counts X's best non-checking move; the new results are
-// propagated by distance, then the next side and the next order, until no
-// set is found.
+// X's positions in S lose (X can only avoid defeat by checking forever), Y's
+// positions in S win (they have a move into S); the new results are
+// propagated, then the next side and the next order, until no set is found.
+//
+// The work is incremental: an X position can belong to S only if all its
+// moves that do not lose outright are checks (a "candidate"); that changes
+// only when a successor reached by a non-checking move is lost, which the
+// propagation notes by flagging the predecessor's cell. Each order therefore
+// examines the flagged positions only, seeds S with the candidates and their
+// successors, and prunes S by re-examining only the predecessors of
+// positions that left it. Results are found without distances (the result
+// layout of cells.h); distances.cpp computes them afterwards.
 #include <atomic>
 
 #include "tablebase/generator.h"
-#include "tablebase/unmoves.h"
 
 namespace canju::tb {
 
-struct Phases {
-  // X to move: every non-losing move is a check into S. Pseudo-legal moves,
-  // with the legality test only for a move that would break the condition.
-  static bool CheckerStays(const Generator& g, Generator::Work& w) {
-    const Color x = w.pos.side_to_move();
-    w.pos.GeneratePseudoLegal(&w.moves);
-    for (Move m : w.moves) {
-      bool fine;
-      if (g.LeavesTable(w, m)) {
-        const uint16_t sv = g.ProbeSub(w, m);
-        fine = sv >= 2 && DecodeValue(sv).wdl == Wdl::kWin;
-      } else {
-        const uint16_t c = g.Load(~x, g.SuccessorIndex(w, m));
-        fine = cell::Resolved(c) ? (cell::Dtm(c) & 1) != 0 : cell::Open(c) && (c & cell::kInS);
-      }
-      if (!fine && w.pos.IsLegal(m)) return false;
-    }
-    return true;
-  }
+namespace {
 
-  // Y to move (in check): some non-checking move stays in S.
-  static bool DefenderStays(const Generator& g, Generator::Work& w) {
-    const Color y = w.pos.side_to_move();
-    w.pos.GeneratePseudoLegal(&w.moves);
-    for (Move m : w.moves) {
-      if (g.LeavesTable(w, m)) continue;
-      const uint16_t c = g.Load(~y, g.SuccessorIndex(w, m));
-      if (!cell::Open(c) || !(c & cell::kInS)) continue;
-      if (w.pos.IsLegal(m) && !w.pos.GivesCheck(m)) return true;
+enum class Succ { kLoses, kOpen, kBad };
+
+}  // namespace
+
+// X to move on `b`: is every legal move that does not lose outright a check
+// into an open position? classify(code) tells a successor cell apart;
+// `targets` gets the open successors (if not null).
+template <class Classify>
+static bool IsCandidate(const Geometry& geo, Board& b, Color x, const uint8_t* other, Classify&& classify,
+                        std::vector<uint64_t>* targets) {
+  const bool in_check = geo.InCheck(b, x);
+  bool ok = true;
+  geo.ForEachMove(b, x, [&](int slot, int to, int cap, int promo) {
+    if (cap < 0 && promo < 0) {
+      const uint64_t j = geo.QuietSuccessor(b, slot, to);
+      if (j == kNoIndex) return true;
+      const uint8_t code = __atomic_load_n(&other[j], __ATOMIC_RELAXED);
+      if (code == 0) return true;  // illegal move
+      switch (classify(j, code)) {
+        case Succ::kLoses:
+          return true;
+        case Succ::kBad:
+          ok = false;
+          return false;
+        case Succ::kOpen:
+          if (!geo.GivesCheck(b, x, slot, to, -1)) {
+            ok = false;
+            return false;
+          }
+          if (targets) targets->push_back(j);
+          return true;
+      }
+      return true;
     }
+    if (!geo.Legal(b, x, slot, to, cap, in_check)) return true;
+    const uint16_t sv = geo.ProbeSub(b, x, slot, to, cap, promo);
+    if (sv >= 2 && DecodeValue(sv).wdl == Wdl::kWin) return true;
+    ok = false;
     return false;
-  }
+  });
+  return ok;
+}
 
-  // 1 + the longest loss among X's non-checking moves; 0 if X has none.
-  static int RuleLossDistance(const Generator& g, Generator::Work& w) {
-    const Color x = w.pos.side_to_move();
-    w.pos.GenerateLegal(&w.moves);
-    int worst = 0;
-    for (Move m : w.moves) {
-      if (w.pos.GivesCheck(m)) continue;
-      if (g.LeavesTable(w, m)) {
-        worst = std::max(worst, DecodeValue(g.ProbeSub(w, m)).dtm_plies + 1);
-      } else {
-        const uint16_t c = g.Load(~x, g.SuccessorIndex(w, m));
-        worst = std::max(worst, cell::Dtm(c) + 1);
+// Before any order, in the distance layout: is there a candidate at all? If
+// not, the rule changes nothing and the distances stay as they are.
+bool Generator::AnyCandidate() {
+  std::atomic<bool> found{false};
+  ForChunks("perpetual check: candidates", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
+    const uint8_t* other = cells_[~side].data();
+    for (uint64_t i = begin; i < end && !found.load(std::memory_order_relaxed); ++i) {
+      const uint8_t c = Load(side, i);
+      if (!dtm_.IsCounter(c)) continue;  // "cannot lose" cells have a drawing capture
+      geo_.Set(w.b, i);
+      auto classify = [&](uint64_t j, uint8_t code) {
+        if (dtm_.Open(code)) return Succ::kOpen;
+        if (dtm_.IsDist(code)) return (DistAt(~side, j, code) & 1) ? Succ::kLoses : Succ::kBad;
+        return Succ::kBad;
+      };
+      if (IsCandidate(geo_, w.b, side, other, classify, nullptr)) found = true;
+    }
+  });
+  return found.load();
+}
+
+void Generator::ToResultLayout() {
+  for (int s = 0; s < 2; ++s) {
+    uint8_t* cells = cells_[s].data();
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t ii = 0; ii < static_cast<int64_t>(index_.size()); ++ii) {
+      const uint64_t i = static_cast<uint64_t>(ii);
+      const uint8_t c = cells[i];
+      uint8_t r;
+      if (c == DtmCodes::kIllegal) r = WdlCodes::kIllegal;
+      else if (c == DtmCodes::kDraw) r = WdlCodes::kOpenDraw;
+      else if (c == dtm_.big_counter()) r = wdl_.Counter(wdl_.counters() + 1, true);
+      else if (dtm_.IsCounter(c)) r = wdl_.Counter(dtm_.CounterOf(c), true);
+      else r = (DistAt(Color(s), i, c) & 1) ? WdlCodes::kWinDone : WdlCodes::kLossDone;
+      cells[i] = r;
+    }
+    std::fill(level_mask_[s].begin(), level_mask_[s].end(), 0);
+  }
+  // Only counters stay in the overflow map; every open cell is flagged, so
+  // the first order of each side examines them all.
+  overflow_.Filter([&](Color s, uint64_t i) { return wdl_.IsBig(cells_[s][i]); });
+}
+
+void Generator::MarkCandidates(Color x) {
+  ForChunks("perpetual check: candidates", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
+    if (side != x) return;
+    const uint8_t* other = cells_[~x].data();
+    std::vector<uint64_t> targets;
+    for (uint64_t i = begin; i < end; ++i) {
+      uint8_t c = Load(x, i);
+      if (!WdlCodes::Flagged(c)) continue;
+      const uint8_t clean = WdlCodes::Unflagged(c);
+      if (!Cas(x, i, c, clean)) continue;  // nothing else writes X's open cells now
+      geo_.Set(w.b, i);
+      targets.clear();
+      auto classify = [&](uint64_t, uint8_t code) {
+        if (WdlCodes::Win(code)) return Succ::kLoses;
+        if (wdl_.Open(code) || WdlCodes::InS(code)) return Succ::kOpen;
+        return Succ::kBad;
+      };
+      if (!IsCandidate(geo_, w.b, x, other, classify, &targets)) continue;
+      Store(x, i, WdlCodes::kInS);
+      for (uint64_t j : targets) {
+        uint8_t t = Load(~x, j);
+        while (wdl_.Open(t) && !Cas(~x, j, t, WdlCodes::kInS)) {
+        }
       }
     }
-    return worst;
+  });
+}
+
+// A position leaves S: its counter comes back (recounted: nothing is
+// resolved while S is pruned, so the count equals the one it had).
+uint8_t Generator::Recount(Board& b, Color s, uint64_t idx) {
+  const bool in_check = geo_.InCheck(b, s);
+  const uint8_t* other = cells_[~s].data();
+  int count = 0;
+  bool draw = false;
+  geo_.ForEachMove(b, s, [&](int slot, int to, int cap, int promo) {
+    if (cap < 0 && promo < 0) {
+      const uint64_t j = geo_.QuietSuccessor(b, slot, to);
+      if (j == kNoIndex) return true;
+      const uint8_t code = __atomic_load_n(&other[j], __ATOMIC_RELAXED);
+      if (code != WdlCodes::kIllegal && !WdlCodes::Win(code)) ++count;
+      return true;
+    }
+    if (geo_.Legal(b, s, slot, to, cap, in_check) && geo_.ProbeSub(b, s, slot, to, cap, promo) == kValueDraw)
+      draw = true;
+    return true;
+  });
+  if (draw) return WdlCodes::kOpenDraw;
+  if (count == 0) return WdlCodes::kLossPending;  // cannot happen: it would have been lost already
+  const uint8_t code = wdl_.Counter(count, true);
+  if (wdl_.IsBig(code)) overflow_.Put(s, idx, static_cast<uint32_t>(count));
+  return code;
+}
+
+void Generator::Prune(Color x) {
+  for (int round = 1;; ++round) {
+    std::atomic<uint64_t> removed{0};
+    ForChunks("perpetual check: set round " + std::to_string(round),
+              [&](Work& w, Color side, uint64_t begin, uint64_t end) {
+                const uint8_t* other = cells_[~side].data();
+                for (uint64_t i = begin; i < end; ++i) {
+                  uint8_t c = Load(side, i);
+                  if (!WdlCodes::InS(c)) continue;
+                  if (c == WdlCodes::kInSDirty) Cas(side, i, c, WdlCodes::kInS);
+                  else if (round > 1) continue;
+                  geo_.Set(w.b, i);
+                  Board& b = w.b;
+                  bool stays;
+                  if (side == x) {
+                    // Every move that does not lose outright goes into S.
+                    const bool in_check = geo_.InCheck(b, x);
+                    stays = geo_.ForEachMove(b, x, [&](int slot, int to, int cap, int promo) {
+                      if (cap < 0 && promo < 0) {
+                        const uint64_t j = geo_.QuietSuccessor(b, slot, to);
+                        if (j == kNoIndex) return true;
+                        const uint8_t code = __atomic_load_n(&other[j], __ATOMIC_RELAXED);
+                        return code == WdlCodes::kIllegal || WdlCodes::Win(code) || WdlCodes::InS(code);
+                      }
+                      if (!geo_.Legal(b, x, slot, to, cap, in_check)) return true;
+                      const uint16_t sv = geo_.ProbeSub(b, x, slot, to, cap, promo);
+                      return sv >= 2 && DecodeValue(sv).wdl == Wdl::kWin;
+                    });
+                  } else {
+                    // Some non-checking move goes into S.
+                    stays = !geo_.ForEachMove(b, side, [&](int slot, int to, int cap, int promo) {
+                      if (cap >= 0 || promo >= 0) return true;
+                      const uint64_t j = geo_.QuietSuccessor(b, slot, to);
+                      if (j == kNoIndex) return true;
+                      if (!WdlCodes::InS(__atomic_load_n(&other[j], __ATOMIC_RELAXED))) return true;
+                      return geo_.GivesCheck(b, side, slot, to, -1);
+                    });
+                  }
+                  if (stays) continue;
+                  const uint8_t back = Recount(b, side, i);
+                  c = Load(side, i);
+                  while (!Cas(side, i, c, back)) {
+                  }
+                  if (back == WdlCodes::kLossPending) Mark(side, i, 0);
+                  removed.fetch_add(1, std::memory_order_relaxed);
+                  // The predecessors in S look at this position again. Y's
+                  // moves into an X position where X is in check are checks:
+                  // they do not count for Y.
+                  if (side == x && geo_.InCheck(b, x)) continue;
+                  const Color ps = ~side;
+                  geo_.ForEachPredecessor(b, w.scratch, ps, [&](uint64_t j) {
+                    uint8_t pc = Load(ps, j);
+                    while (pc == WdlCodes::kInS && !Cas(ps, j, pc, WdlCodes::kInSDirty)) {
+                    }
+                  });
+                }
+              });
+    if (removed.load() == 0) break;
   }
-};
+}
+
+uint64_t Generator::ResolveSet(Color x) {
+  std::atomic<uint64_t> losses{0};
+  ForChunks("perpetual check: resolve", [&](Work&, Color side, uint64_t begin, uint64_t end) {
+    for (uint64_t i = begin; i < end; ++i) {
+      if (!WdlCodes::InS(Load(side, i))) continue;
+      if (side == x) losses.fetch_add(1, std::memory_order_relaxed);
+      Store(side, i, side == x ? WdlCodes::kRulePending : WdlCodes::kWinPending);
+      Mark(side, i, 0);
+    }
+  });
+  return losses.load();
+}
+
+// Results without distances, in any order: sweeps over the chunks holding
+// pending results until none is left.
+void Generator::PropagateResults() {
+  for (int sweep = 1;; ++sweep) {
+    std::atomic<uint64_t> processed{0};
+    ForChunks("", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
+      uint64_t& mask = level_mask_[side][begin >> kChunkBits];
+      if (!(__atomic_load_n(&mask, __ATOMIC_RELAXED) & 1)) return;
+      __atomic_fetch_and(&mask, ~1ULL, __ATOMIC_SEQ_CST);
+      for (uint64_t i = begin; i < end; ++i) {
+        const uint8_t c = Load(side, i);
+        if (!WdlCodes::Pending(c)) continue;
+        Store(side, i, static_cast<uint8_t>(c + 1));  // pending -> done
+        processed.fetch_add(1, std::memory_order_relaxed);
+        geo_.Set(w.b, i);
+        const Color x = ~side;
+        if (c != WdlCodes::kWinPending) {
+          geo_.ForEachPredecessor(w.b, w.scratch, x, [&](uint64_t j) {
+            uint8_t pc = Load(x, j);
+            while (wdl_.Open(pc)) {
+              if (Cas(x, j, pc, WdlCodes::kWinPending)) {
+                if (wdl_.IsBig(pc)) overflow_.Erase(x, j);
+                Mark(x, j, 0);
+                break;
+              }
+            }
+          });
+          continue;
+        }
+        // A win for `side`: its predecessors have one move fewer that does
+        // not lose; if that move was not a check, their candidacy as
+        // perpetual checkers is to be examined again.
+        const bool flag = !geo_.InCheck(w.b, side);
+        geo_.ForEachPredecessor(w.b, w.scratch, x, [&](uint64_t j) {
+          uint8_t pc = Load(x, j);
+          for (;;) {
+            if (!wdl_.IsCounter(pc)) return;
+            const bool f = flag || WdlCodes::Flagged(pc);
+            if (wdl_.IsBig(pc)) {
+              if (f && !WdlCodes::Flagged(pc) && !Cas(x, j, pc, static_cast<uint8_t>(pc | 1))) continue;
+              if (overflow_.Decrement(x, j) != 0) return;
+              overflow_.Erase(x, j);
+              Store(x, j, WdlCodes::kLossPending);
+              Mark(x, j, 0);
+              return;
+            }
+            const int n = wdl_.CounterOf(pc);
+            if (n == 1) {
+              if (Cas(x, j, pc, WdlCodes::kLossPending)) {
+                Mark(x, j, 0);
+                return;
+              }
+              continue;
+            }
+            if (Cas(x, j, pc, wdl_.Counter(n - 1, f))) return;
+          }
+        });
+      }
+    });
+    if (progress_)
+      progress_(Progress{name_, "perpetual check: propagate", static_cast<uint64_t>(sweep), 0});
+    if (processed.load() == 0) break;
+  }
+}
 
 Status Generator::Perpetual() {
+  if (!AnyCandidate()) return Status::OK();
+  ToResultLayout();
   for (;;) {
     bool any = false;
     for (int xi = 0; xi < 2; ++xi) {
-      const Color X = Color(xi);
-      ForChunks("perpetual check: candidates", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
-        for (uint64_t i = begin; i < end; ++i) {
-          const uint16_t c = Load(side, i);
-          if (!cell::Open(c)) continue;
-          if (side != X) {
-            Setup(w, i, side);
-            if (!w.pos.InCheck()) continue;
-          }
-          Store(side, i, static_cast<uint16_t>(c | cell::kInS));
-        }
-      });
-      // Pruning: the first round checks every position of S; a position that
-      // leaves S marks its predecessors still in S, and later rounds check
-      // only those.
-      for (int round = 1;; ++round) {
-        std::atomic<uint64_t> removed{0};
-        ForChunks("perpetual check: set round " + std::to_string(round),
-                  [&](Work& w, Color side, uint64_t begin, uint64_t end) {
-                    for (uint64_t i = begin; i < end; ++i) {
-                      const uint16_t c = Load(side, i);
-                      if (!cell::Open(c) || !(c & cell::kInS)) continue;
-                      if (round > 1 && !ClearBits(side, i, cell::kDirty)) continue;
-                      Setup(w, i, side);
-                      const bool stays =
-                          side == X ? Phases::CheckerStays(*this, w) : Phases::DefenderStays(*this, w);
-                      if (stays || !ClearBits(side, i, cell::kInS | cell::kDirty)) continue;
-                      removed.fetch_add(1, std::memory_order_relaxed);
-                      const Color ps = ~side;
-                      ForEachPredecessor(w, [&](uint64_t j) {
-                        uint16_t pc = Load(ps, j);
-                        while (cell::Open(pc) && (pc & cell::kInS) && !(pc & cell::kDirty))
-                          if (Cas(ps, j, pc, static_cast<uint16_t>(pc | cell::kDirty))) break;
-                      });
-                    }
-                  });
-        if (removed.load() == 0) break;
-      }
-      // X's positions in S lose by the rule; Y's stay open and are won by
-      // the propagation below (each has a move into S). Distances read only
-      // resolved cells of Y, which this pass does not change.
-      std::atomic<uint64_t> losses{0};
-      ForChunks("perpetual check: resolve", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
-        for (uint64_t i = begin; i < end; ++i) {
-          const uint16_t c = Load(side, i);
-          if (!cell::Open(c) || !(c & cell::kInS)) continue;
-          if (side != X) {
-            ClearBits(side, i, cell::kInS | cell::kDirty);
-            continue;
-          }
-          Setup(w, i, side);
-          const int d = Phases::RuleLossDistance(*this, w);
-          Store(side, i, static_cast<uint16_t>(cell::kResolved | cell::kRule | cell::kPending | d));
-          NoteDtm(d);
-          Mark(side, i, d);
-          losses.fetch_add(1, std::memory_order_relaxed);
-        }
-      });
-      if (losses.load() == 0) continue;
-      Propagate(true);
+      const Color x = Color(xi);
+      MarkCandidates(x);
+      Prune(x);
+      if (ResolveSet(x) == 0) continue;
+      PropagateResults();
       any = true;
       ++orders_;
     }
     if (!any) break;
   }
-  return Status::OK();
-}
-
-}  // namespace canju::tb
-
-namespace canju::tb {
-
-// Distances once the results are known. The propagation after each order
-// finds the new results, but a win it shortens was already used by the
-// distances of older losses; so, when the rule changed anything, distances
-// are computed again from scratch with every result fixed: wins take the
-// shortest move into a loss, losses the longest allowed move (in a loss by
-// the rule, non-checking moves only), level by level as before.
-Status Generator::RecomputeDistances() {
-  ForChunks("distances: reset", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
-    for (uint64_t i = begin; i < end; ++i) {
-      const uint16_t c = Load(side, i);
-      if (!cell::Resolved(c)) {
-        if (cell::Open(c)) Store(side, i, cell::kDraw);
-        continue;
-      }
-      Setup(w, i, side);
-      w.pos.GenerateLegal(&w.moves);
-      if (w.moves.empty()) {
-        Store(side, i, cell::kResolved);
-        Mark(side, i, 0);
-        continue;
-      }
-      const bool win = cell::Dtm(c) & 1, rule = c & cell::kRule;
-      int count = 0, best = -1, worst = -1;
-      for (Move m : w.moves) {
-        if (rule && w.pos.GivesCheck(m)) continue;
-        if (!LeavesTable(w, m)) {
-          ++count;
-          continue;
-        }
-        uint16_t sv = ProbeSub(w, m);
-        if (sv < 2) continue;
-        ProbeResult r = DecodeValue(sv);
-        if (r.wdl == Wdl::kLoss) best = best < 0 ? r.dtm_plies + 1 : std::min(best, r.dtm_plies + 1);
-        else worst = std::max(worst, r.dtm_plies + 1);
-      }
-      uint16_t nc;
-      if (win) {
-        nc = best >= 0 ? static_cast<uint16_t>(cell::kResolved | best) : cell::kNotLoss;
-        if (best >= 0) NoteDtm(best);
-      } else if (count == 0) {
-        const int d = std::max(worst, 0);
-        nc = static_cast<uint16_t>(cell::kResolved | d | (rule ? cell::kRule : 0));
-        NoteDtm(d);
-      } else {
-        nc = static_cast<uint16_t>(std::min(count, static_cast<int>(cell::kCounterMax)) | (rule ? cell::kInS : 0));
-      }
-      Store(side, i, nc);
-      if (cell::Resolved(nc)) Mark(side, i, cell::Dtm(nc));
-    }
-  });
-  distance_pass_ = true;
-  Propagate(false);
-  distance_pass_ = false;
-  std::atomic<uint64_t> left{0};
-  ForChunks("", [&](Work&, Color side, uint64_t begin, uint64_t end) {
-    for (uint64_t i = begin; i < end; ++i)
-      if (cell::Open(Load(side, i))) left.fetch_add(1, std::memory_order_relaxed);
-  });
-  if (left.load())
-    return Status::Aborted(name_ + ": " + std::to_string(left.load()) +
-                           " results got no distance (internal error in the perpetual-check pass)");
-  return Status::OK();
+  return RecomputeDistances();
 }
 
 }  // namespace canju::tb

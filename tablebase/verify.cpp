@@ -1,7 +1,11 @@
 // Verification pass, run on every build: each entry's value must equal the
 // best over its successors (sub-table probes included), with the same move
 // bans as the generator: in a loss by the perpetual-check rule the checking
-// moves do not count towards the distance.
+// moves do not count towards the distance. The table-specialised boards
+// (board.h) are themselves checked against the engine (Position): every
+// entry of a small table, a fixed sample of a large one — legality, the legal
+// moves, the checks they give and the indices they lead to.
+#include <algorithm>
 #include <mutex>
 
 #include "tablebase/generator.h"
@@ -10,15 +14,22 @@ namespace canju::tb {
 
 namespace {
 
-std::string CellText(uint16_t c) {
-  if (c == cell::kIllegal) return "illegal";
-  if (c == cell::kDraw) return "draw";
-  if (!cell::Resolved(c)) return "unresolved";
-  std::string s = (cell::Dtm(c) & 1) ? "win in " : "loss in ";
-  s += std::to_string(cell::Dtm(c)) + " plies";
-  if (c & cell::kRule) s += " (perpetual-check rule)";
+std::string ValueText(uint16_t v, bool illegal) {
+  if (illegal) return "illegal";
+  if (v == kValueIllegal) return "unresolved";
+  if (v == kValueDraw) return "draw";
+  const ProbeResult r = DecodeValue(v);
+  std::string s = r.wdl == Wdl::kWin ? "win in " : "loss in ";
+  s += std::to_string(r.dtm_plies) + " plies";
+  if (r.by_rule) s += " (perpetual-check rule)";
   return s;
 }
+
+struct FastMove {
+  uint32_t key;  // from << 16 | to << 8 | promo + 1
+  bool check;
+  uint64_t succ;  // quiet moves: the index after it
+};
 
 }  // namespace
 
@@ -26,67 +37,112 @@ Status Generator::Verify() {
   std::mutex mu;
   std::string failure;
   std::atomic<bool> failed{false};
+  const bool stalemate_loses = v_.rules().stalemate == Outcome::kLoss;
+  const bool engine_all = index_.size() <= opts_.engine_check_below;
+  auto fail = [&](const std::string& msg) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (failure.empty()) failure = name_ + ": verification failed at " + msg;
+    failed = true;
+  };
   ForRanges("verify", [&](Work& w, uint64_t begin, uint64_t end) {
-    bool placed = false;
-    for (uint64_t ii = 2 * begin; ii < 2 * end && !failed.load(std::memory_order_relaxed); ++ii) {
-      const uint64_t i = ii >> 1;
-      const Color side = Color(ii & 1);
-      uint16_t stored = Load(side, i);
-      if (cell::Resolved(stored)) stored = static_cast<uint16_t>(stored & ~cell::kPending);
-      uint16_t expected;
-      if (side == kFirst) placed = Setup(w, i, side);
-      else if (placed) w.pos.SetSideToMove(side);
-      if (!placed || w.pos.Attacked(w.pos.royal_square(~side), side)) {
-        expected = cell::kIllegal;
-      } else {
-        w.pos.GenerateLegal(&w.moves);
-        if (w.moves.empty()) {
-          const bool mate = w.pos.InCheck() || v_.rules().stalemate == Outcome::kLoss;
-          expected = mate ? cell::kResolved : cell::kDraw;
-        } else {
-          const bool rule = stored != cell::kIllegal && cell::Resolved(stored) && (stored & cell::kRule);
-          int best_win = -1, worst = -1, worst_quiet = 0;
-          bool draw = false, bad = false;
-          for (Move m : w.moves) {
-            uint16_t sv;
-            if (LeavesTable(w, m)) {
-              sv = ProbeSub(w, m);
-            } else {
-              const uint16_t c = Load(~side, SuccessorIndex(w, m));
-              sv = c == cell::kDraw ? kValueDraw
-                   : cell::Resolved(c) ? EncodeValue(cell::Dtm(c), c & cell::kRule)
-                                       : kValueIllegal;
-            }
-            if (sv == kValueIllegal) {
-              bad = true;
-              break;
-            }
-            if (sv == kValueDraw) {
-              draw = true;
-              continue;
-            }
-            ProbeResult r = DecodeValue(sv);
-            if (r.wdl == Wdl::kLoss) {
-              if (best_win < 0 || r.dtm_plies + 1 < best_win) best_win = r.dtm_plies + 1;
-            } else {
-              worst = std::max(worst, r.dtm_plies + 1);
-              if (rule && !w.pos.GivesCheck(m)) worst_quiet = std::max(worst_quiet, r.dtm_plies + 1);
-            }
-          }
-          if (bad) expected = 0xFFFF;
-          else if (best_win >= 0) expected = static_cast<uint16_t>(cell::kResolved | best_win);
-          else if (draw) expected = cell::kDraw;
-          else if (rule) expected = static_cast<uint16_t>(cell::kResolved | cell::kRule | worst_quiet);
-          else expected = static_cast<uint16_t>(cell::kResolved | worst);
+    Board& b = w.b;
+    Position pos;
+    MoveList ml;
+    std::vector<FastMove> fast;
+    for (uint64_t i = begin; i < end && !failed.load(std::memory_order_relaxed); ++i) {
+      geo_.Set(b, i);
+      const bool engine = engine_all || i % kEngineSample == kEngineSample / 2;
+      for (int si = 0; si < 2; ++si) {
+        const Color side = Color(si);
+        const uint8_t code = Load(side, i);
+        const bool stored_illegal = code == DtmCodes::kIllegal;
+        const uint16_t stored = stored_illegal ? kValueIllegal : StoredValue(side, i, code);
+        const bool illegal = !b.valid || geo_.InCheck(b, ~side);
+        if (illegal || stored_illegal) {
+          if (illegal != stored_illegal)
+            fail(IndexFen(index_, i, side) + " (entry " + std::to_string(i) + "): stored " +
+                 ValueText(stored, stored_illegal) + ", but the position is " + (illegal ? "illegal" : "legal"));
+          continue;
         }
-      }
-      if (expected != stored) {
-        std::lock_guard<std::mutex> lock(mu);
-        if (failure.empty())
-          failure = name_ + ": verification failed at " + IndexFen(index_, i, side) + " (entry " +
-                    std::to_string(i) + "): stored " + CellText(stored) + ", its successors give " +
-                    (expected == 0xFFFF ? std::string("an unresolved successor") : CellText(expected));
-        failed = true;
+        const bool in_check = geo_.InCheck(b, side);
+        const bool rule = DecodeValue(stored).by_rule;
+        int best_win = -1, worst = -1, worst_quiet = 0;
+        bool draw = false, bad = false, any = false;
+        fast.clear();
+        geo_.ForEachMove(b, side, [&](int slot, int to, int cap, int promo) {
+          if (!geo_.Legal(b, side, slot, to, cap, in_check)) return true;
+          any = true;
+          uint16_t sv;
+          uint64_t succ = kNoIndex;
+          if (cap < 0 && promo < 0) {
+            succ = geo_.QuietSuccessor(b, slot, to);
+            const uint8_t c = succ == kNoIndex ? DtmCodes::kIllegal : Load(~side, succ);
+            sv = c == DtmCodes::kIllegal ? kValueIllegal : StoredValue(~side, succ, c);
+          } else {
+            sv = geo_.ProbeSub(b, side, slot, to, cap, promo);
+          }
+          const bool check = (rule || engine) && geo_.GivesCheck(b, side, slot, to, cap, promo);
+          if (engine)
+            fast.push_back(FastMove{static_cast<uint32_t>(b.sq[slot] << 16 | to << 8 | (promo + 1)), check, succ});
+          if (sv == kValueIllegal) {
+            bad = true;
+            return true;
+          }
+          if (sv == kValueDraw) {
+            draw = true;
+            return true;
+          }
+          const ProbeResult r = DecodeValue(sv);
+          if (r.wdl == Wdl::kLoss) {
+            if (best_win < 0 || r.dtm_plies + 1 < best_win) best_win = r.dtm_plies + 1;
+          } else {
+            worst = std::max(worst, r.dtm_plies + 1);
+            if (rule && !check) worst_quiet = std::max(worst_quiet, r.dtm_plies + 1);
+          }
+          return true;
+        });
+        uint16_t expected;
+        if (!any) expected = in_check || stalemate_loses ? EncodeValue(0, false) : kValueDraw;
+        else if (bad) expected = kValueIllegal;
+        else if (best_win >= 0) expected = EncodeValue(best_win, false);
+        else if (draw) expected = kValueDraw;
+        else if (rule) expected = EncodeValue(worst_quiet, true);
+        else expected = EncodeValue(worst, false);
+        if (expected != stored) {
+          fail(IndexFen(index_, i, side) + " (entry " + std::to_string(i) + "): stored " + ValueText(stored, false) +
+               ", its successors give " +
+               (expected == kValueIllegal ? std::string("an unresolved successor") : ValueText(expected, false)));
+          continue;
+        }
+        if (!engine) continue;
+        // The engine's view of the same position.
+        pos.Clear(v_, side);
+        for (int s = 0; s < index_.slots(); ++s) pos.Put(index_.slot_piece(s), b.sq[s]);
+        pos.GenerateLegal(&ml);
+        std::string why;
+        if (pos.InCheck() != in_check) why = "check";
+        if (why.empty() && static_cast<size_t>(ml.size()) != fast.size()) why = "number of legal moves";
+        std::sort(fast.begin(), fast.end(), [](const FastMove& a, const FastMove& c) { return a.key < c.key; });
+        for (int k = 0; k < ml.size() && why.empty(); ++k) {
+          const Move m = ml[k];
+          const uint32_t key = static_cast<uint32_t>(m.from() << 16 | m.to() << 8 | (m.promo_kind() + 1));
+          auto it = std::lower_bound(fast.begin(), fast.end(), key,
+                                     [](const FastMove& a, uint32_t k2) { return a.key < k2; });
+          if (it == fast.end() || it->key != key) {
+            why = "move " + MoveToCoord(v_, m);
+            break;
+          }
+          if (pos.GivesCheck(m) != it->check) why = "check by " + MoveToCoord(v_, m);
+          if (it->succ != kNoIndex) {
+            uint8_t sq[kMaxTablePieces];
+            std::copy(b.sq, b.sq + index_.slots(), sq);
+            sq[b.at[m.from()] - 1] = m.to();
+            if (index_.Encode(sq) != it->succ) why = "index after " + MoveToCoord(v_, m);
+          }
+        }
+        if (!why.empty())
+          fail(IndexFen(index_, i, side) + " (entry " + std::to_string(i) + "): the table's move generator and the " +
+               "engine disagree (" + why + ")");
       }
     }
   });
