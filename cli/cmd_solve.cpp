@@ -65,6 +65,7 @@ struct SearchOptions {
   double seconds = 10;
   bool checks_only = false;
   bool no_cooks = false;
+  bool threats = false;
   int hash_mb = 64;
   std::string tb_dir;
 
@@ -76,12 +77,15 @@ struct SearchOptions {
         ->check(CLI::PositiveNumber);
     cmd->add_flag("--checks-only", checks_only, "Only look for mates by consecutive checks (连将杀)");
     cmd->add_flag("--no-cooks", no_cooks, "Do not try the other first moves");
+    cmd->add_flag("--threats", threats,
+                  "Also search mates made of checks and quiet moves that threaten a mate by checks (long compositions)");
     cmd->add_option("--hash", hash_mb, "Transposition table size in MiB (default 64)")->check(CLI::Range(1, 65536));
     cmd->add_option("--tb", tb_dir, "Directory of endgame tables to probe at the leaves");
   }
   SolveOptions Make(const TablebaseOracle* tb, bool nodes_given) const {
     SolveOptions o;
     o.checks_only = checks_only;
+    o.threats = threats;
     o.cooks = !no_cooks;
     o.max_nodes = nodes;
     o.max_seconds = nodes_given ? 0 : seconds;

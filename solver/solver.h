@@ -22,6 +22,7 @@ class Prover;
 
 struct SolveOptions {
   bool checks_only = false;     // only mates by consecutive checks (连将杀)
+  bool threats = false;         // also search checks + mate threats (long compositions)
   uint64_t max_nodes = 0;       // 0 = no limit
   double max_seconds = 10;      // 0 = no limit
   size_t tt_bytes = size_t{64} << 20;

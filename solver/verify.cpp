@@ -21,7 +21,7 @@ const char* WinKind(ProofKind k) {
   switch (k) {
     case ProofKind::kChecks: return "mate by consecutive checks";
     case ProofKind::kThreats: return "mate by checks and mate threats";
-    case ProofKind::kFullWidth: return "mate within the searched depth";
+    case ProofKind::kFullWidth: return "forced mate";
     default: return "win";
   }
 }

@@ -173,6 +173,22 @@ TEST(Solver, OnlyWinIsNotACheck) {
   EXPECT_FALSE(p.InCheck()) << "the winning first move is quiet";
 }
 
+TEST(Solver, ThreatModeFindsQuietMoveMates) {
+  // The quiet first move threatens a mate by checks, so the checks-and-
+  // threats search proves what the checks-only search disproves.
+  Position p = Pos("xiangqi", "3a5/9/5k3/9/9/9/6R2/9/9/2NK5 w");
+  TranspositionTable tt(size_t{4} << 20);
+  Budget budget(1'000'000, 0);
+  Prover prover(&tt, &budget);
+  EXPECT_EQ(prover.Prove(p, {kFirst, Mode::kChecks, kUnbounded}).status, ProofStatus::kDisproven);
+  const Answer t = prover.Prove(p, {kFirst, Mode::kThreats, 3});
+  EXPECT_EQ(t.status, ProofStatus::kProven);
+  EXPECT_EQ(t.length, 3);
+  SolveOptions o = Quick();
+  o.threats = true;
+  EXPECT_EQ(Solve(p, o).result, Claim::kWin);
+}
+
 // A check-only search that (wrongly) counts a repeated position as a win for
 // the checking side, as a naive reading of "perpetual check loses" would.
 bool NaiveWins(Position& p, std::vector<uint64_t>& path, int plies, bool attacker) {
