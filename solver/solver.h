@@ -28,7 +28,8 @@ struct SolveOptions {
   size_t tt_bytes = size_t{64} << 20;
   bool shortest = true;         // tighten to the shortest mate and give the PV
   bool cooks = true;            // try every other first move
-  // Deepest full-width search (plies) tried for wins that are not all checks.
+  // Deepest bounded full-width search (plies) tried, after a win by checks,
+  // for a shorter mate that is not all checks.
   int max_general_depth = 15;
   const std::atomic<bool>* stop = nullptr;  // set from another thread to stop
   const TablebaseOracle* tablebase = nullptr;  // not owned; may be null
