@@ -8,12 +8,7 @@
 namespace canju {
 namespace {
 
-ReadResult Read(const std::string& name, const std::string& text, Status* st = nullptr) {
-  ReadResult r;
-  Status s = ReadCollectionData(name, text, Format::kUnknown, &r);
-  if (st) *st = s;
-  return r;
-}
+using testing::ReadText;
 
 constexpr const char* kPos = "3ak4/9/9/9/9/9/9/9/8R/3K5";  // Red K d0 R i1; Black K e9 A d9
 
@@ -23,7 +18,7 @@ TEST(LineList, LinesOfOnePuzzleBecomeOneTree) {
                      "第012局 测试 红先胜|" + kPos + " w|i1i9,e9e8,i9i8\n" +              // a duplicate
                      "另一局|" + kPos + " w|i1i8\n";
   Status st;
-  ReadResult r = Read("lib/某书.eglib", text, &st);
+  ReadResult r = ReadText("lib/某书.eglib", text, &st);
   ASSERT_TRUE(st.ok()) << st.ToString();
   ASSERT_EQ(r.records.size(), 2u);
   const Record& a = r.records[0];
@@ -43,7 +38,7 @@ TEST(LineList, LinesOfOnePuzzleBecomeOneTree) {
 
 TEST(LineList, WrongSideInTheFenIsCorrectedByTheFirstMove) {
   // The 第482局 case: the list says "w" but Black moves first.
-  ReadResult r = Read("x.eglib", std::string("t|") + kPos + " w|e9e8,i1i8\n");
+  ReadResult r = ReadText("x.eglib", std::string("t|") + kPos + " w|e9e8,i1i8\n");
   ASSERT_EQ(r.records.size(), 1u);
   EXPECT_EQ(r.records[0].fen, std::string(kPos) + " b - - 0 1");
   EXPECT_EQ(testing::TreeText(r.records[0].moves), "e9e8 i1i8");
@@ -52,7 +47,7 @@ TEST(LineList, WrongSideInTheFenIsCorrectedByTheFirstMove) {
 }
 
 TEST(LineList, IllegalMoveKeepsWhatCameBefore) {
-  ReadResult r = Read("x.eglib", std::string("t|") + kPos + " w|i1i9,e9e8,i9h7,e8e7\n");
+  ReadResult r = ReadText("x.eglib", std::string("t|") + kPos + " w|i1i9,e9e8,i9h7,e8e7\n");
   ASSERT_EQ(r.records.size(), 1u);
   EXPECT_EQ(testing::TreeText(r.records[0].moves), "i1i9 e9e8");
   ASSERT_EQ(r.issues.size(), 1u);
@@ -60,7 +55,7 @@ TEST(LineList, IllegalMoveKeepsWhatCameBefore) {
 }
 
 TEST(LineList, BadFenIsReportedAndTheRestIsRead) {
-  ReadResult r = Read("x.eglib", std::string("bad|rnbakabnr/9/9 w|a0a1\nok|") + kPos + " w|i1i9\n");
+  ReadResult r = ReadText("x.eglib", std::string("bad|rnbakabnr/9/9 w|a0a1\nok|") + kPos + " w|i1i9\n");
   ASSERT_EQ(r.records.size(), 2u);
   EXPECT_TRUE(r.records[0].tags.count(kImportErrorTag));
   EXPECT_TRUE(r.records[0].moves.empty());
@@ -72,7 +67,7 @@ TEST(FenList, ReadsFensWithEpdOperations) {
   std::string text = std::string("# comment line\n") + kPos + " w - - 0 1 id \"第3局 三\"; c0 \"开局\"; claim \"draw\"\n" +
                      kPos + " b; collection \"甲\"; number 9; pv \"e9e8 i1i8\"\n" + kPos + " w 自由标题\n";
   Status st;
-  ReadResult r = Read("some/list.fen", text, &st);
+  ReadResult r = ReadText("some/list.fen", text, &st);
   ASSERT_TRUE(st.ok()) << st.ToString();
   ASSERT_EQ(r.records.size(), 3u) << testing::AllIssues(r);
   EXPECT_EQ(r.records[0].title, "三");
@@ -89,7 +84,7 @@ TEST(FenList, ReadsFensWithEpdOperations) {
 }
 
 TEST(FenList, GarbageLineIsReportedPerLine) {
-  ReadResult r = Read("l.fen", std::string("hello world\n") + kPos + " w\n");
+  ReadResult r = ReadText("l.fen", std::string("hello world\n") + kPos + " w\n");
   ASSERT_EQ(r.records.size(), 1u);
   EXPECT_TRUE(testing::HasIssue(r, "line 1: not a FEN")) << testing::AllIssues(r);
 }
@@ -100,7 +95,7 @@ TEST(TaggedFen, BlocksBecomeRecords) {
                      " w - - 0 1\"]\n\n[FEN_INDEX \"x-002\"]\n[EVENT \"某书新版 *第002局 马蹀阏氏\"]\n[FEN \"" + kPos +
                      " b - - 0 1\"]\n";
   Status st;
-  ReadResult r = Read("d/x.fen", text, &st);
+  ReadResult r = ReadText("d/x.fen", text, &st);
   ASSERT_TRUE(st.ok()) << st.ToString();
   ASSERT_EQ(r.records.size(), 2u) << testing::AllIssues(r);
   EXPECT_EQ(r.records[0].collection, "某书新版");

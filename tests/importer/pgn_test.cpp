@@ -8,19 +8,14 @@
 namespace canju {
 namespace {
 
-ReadResult Read(const std::string& name, const std::string& text, Status* st = nullptr) {
-  ReadResult r;
-  Status s = ReadCollectionData(name, text, Format::kUnknown, &r);
-  if (st) *st = s;
-  return r;
-}
+using testing::ReadText;
 
 TEST(PgnReader, ChineseMovesVariationsAndComments) {
   const std::string text =
       "[Game \"Chinese Chess\"]\n[Event \"某赛\"]\n[Red \"甲\"]\n[Black \"乙\"]\n[Result \"1-0\"]\n\n"
       "{开局} 1. 炮二平五 {当头炮} 马８进７ (1... 炮８平５ {顺炮} 2. 马二进三) 2. 马二进三 车９平８ 1-0\n";
   Status st;
-  ReadResult r = Read("games/a.pgn", text, &st);
+  ReadResult r = ReadText("games/a.pgn", text, &st);
   ASSERT_TRUE(st.ok()) << st.ToString();
   ASSERT_EQ(r.records.size(), 1u) << testing::AllIssues(r);
   EXPECT_TRUE(r.issues.empty()) << testing::AllIssues(r);
@@ -38,7 +33,7 @@ TEST(PgnReader, WxfAndIccsWithAFen) {
   const std::string fen = "3ak4/9/9/9/9/9/9/9/8R/3K5 w - - 0 1";
   const std::string text = "[Game \"Chinese Chess\"]\n[FEN \"" + fen + "\"]\n[Format \"WXF\"]\n\n1. R1+8 K5+1 2. R1-1 *\n\n" +
                            "[Game \"Chinese Chess\"]\n[FEN \"" + fen + "\"]\n[Format \"ICCS\"]\n\n1. I1-I9 E9-E8 *\n";
-  ReadResult r = Read("x.pgn", text);
+  ReadResult r = ReadText("x.pgn", text);
   ASSERT_EQ(r.records.size(), 2u) << testing::AllIssues(r);
   EXPECT_EQ(testing::TreeText(r.records[0].moves), "i1i9 e9e8 i9i8");
   EXPECT_EQ(testing::TreeText(r.records[1].moves), "i1i9 e9e8");
@@ -49,7 +44,7 @@ TEST(PgnReader, WxfAndIccsWithAFen) {
 TEST(PgnReader, GbkFileIsDecoded) {
   // [Event "测试"] 1. 炮二平五 in GBK.
   const std::string text = "[Event \"\xB2\xE2\xCA\xD4\"]\n\n1. \xC5\xDA\xB6\xFE\xC6\xBD\xCE\xE5 *\n";
-  ReadResult r = Read("gbk.pgn", text);
+  ReadResult r = ReadText("gbk.pgn", text);
   ASSERT_EQ(r.records.size(), 1u) << testing::AllIssues(r);
   EXPECT_EQ(r.records[0].collection, "测试");
   EXPECT_EQ(testing::TreeText(r.records[0].moves), "h2e2");
@@ -57,7 +52,7 @@ TEST(PgnReader, GbkFileIsDecoded) {
 
 TEST(PgnReader, IllegalMoveInATreeKeepsTheRest) {
   const std::string text = "[Event \"x\"]\n\n1. 炮二平五 马８进７ (1... 车９进９ 2. 马二进三) 2. 马二进三 *\n";
-  ReadResult r = Read("t.pgn", text);
+  ReadResult r = ReadText("t.pgn", text);
   ASSERT_EQ(r.records.size(), 1u);
   EXPECT_EQ(testing::TreeText(r.records[0].moves), "h2e2 h9g7 h0g2");
   ASSERT_EQ(r.issues.size(), 1u) << testing::AllIssues(r);
@@ -66,11 +61,11 @@ TEST(PgnReader, IllegalMoveInATreeKeepsTheRest) {
 
 TEST(PgnReader, GarbageIsAClearErrorPerFile) {
   Status st;
-  ReadResult r = Read("junk.pgn", "\x01\x02 this is ) not ( a game {", &st);
+  ReadResult r = ReadText("junk.pgn", "\x01\x02 this is ) not ( a game {", &st);
   // Words are read as moves and rejected one by one; nothing crashes.
   for (const ImportIssue& i : r.issues) EXPECT_EQ(i.file, "junk.pgn");
   EXPECT_FALSE(r.issues.empty());
-  ReadResult empty = Read("empty.pgn", "", &st);
+  ReadResult empty = ReadText("empty.pgn", "", &st);
   EXPECT_FALSE(st.ok());
   EXPECT_NE(st.message().find("empty.pgn"), std::string::npos);
 }

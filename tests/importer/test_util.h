@@ -36,6 +36,15 @@ inline std::string TreeText(const std::vector<MoveNode>& nodes) {
   return s + "]";
 }
 
+// Reads an in-memory file, its format guessed from the name and contents.
+inline ReadResult ReadText(const std::string& name, const std::string& text,
+                           Status* st = nullptr) {
+  ReadResult r;
+  Status s = ReadCollectionData(name, text, Format::kUnknown, &r);
+  if (st) *st = s;
+  return r;
+}
+
 inline bool HasIssue(const ReadResult& r, const std::string& needle) {
   for (const ImportIssue& i : r.issues)
     if ((i.where + ": " + i.reason).find(needle) != std::string::npos) return true;
