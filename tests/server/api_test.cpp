@@ -18,22 +18,8 @@ namespace canju {
 namespace {
 
 using nlohmann::json;
+using testing_util::UrlEncode;
 using testing_util::ServeFixture;
-
-std::string UrlEncode(const std::string& s) {
-  static const char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
 
 struct Reply {
   int status = 0;

@@ -21,21 +21,7 @@ namespace {
 #ifdef CANJU_HAVE_TABLEBASE
 
 using nlohmann::json;
-
-std::string UrlEncode(const std::string& s) {
-  static const char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
+using testing_util::UrlEncode;
 
 class ProbeTest : public ::testing::Test {
  protected:

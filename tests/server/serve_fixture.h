@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -28,6 +29,22 @@ namespace canju::testing_util {
 inline const char* kRookFen = "3k5/9/9/9/9/9/9/9/4R4/5K3 w - - 0 1";
 inline const char* kRookFlippedFen = "5k3/4r4/9/9/9/9/9/9/9/3K5 b - - 0 1";
 inline const char* kChessFen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+
+// Percent-encodes a query parameter's value (RFC 3986 unreserved characters kept).
+inline std::string UrlEncode(const std::string& s) {
+  static const char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
 
 inline MoveNode Node(const std::string& move, const std::string& comment = "", std::vector<MoveNode> next = {}) {
   return MoveNode{move, comment, std::move(next)};
