@@ -102,7 +102,9 @@ Status ReadDhtmlXq(const std::string& name, std::string_view data, ReadResult* o
     std::string binit, movelist, fen, title, result;
     std::vector<std::pair<std::string, std::string>> branches;  // "A_B_C" -> moves
     std::map<std::string, std::string> comments;               // "C_N" -> text
-    for (auto& [key, value] : Fields(block)) {
+    for (auto& [key, raw_value] : Fields(block)) {
+      // Text copied from a web page's source may carry character references.
+      const std::string value = text::DecodeHtmlText(raw_value);
       if (key == "binit") {
         binit = value;
       } else if (key == "movelist") {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <utility>
 
 namespace canju::text {
 namespace {
@@ -212,6 +213,93 @@ std::string NormalizeNewlines(std::string_view s) {
     }
   }
   return Trim(out);
+}
+
+namespace {
+
+void AppendUtf8(uint32_t cp, std::string* out) {
+  if (cp < 0x80) {
+    *out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    *out += static_cast<char>(0xC0 | (cp >> 6));
+    *out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    *out += static_cast<char>(0xE0 | (cp >> 12));
+    *out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    *out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    *out += static_cast<char>(0xF0 | (cp >> 18));
+    *out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    *out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    *out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// The character reference at the start of `s` ("&...;"): its UTF-8 text and
+// length, or 0 when it is not one we decode.
+size_t CharacterReference(std::string_view s, std::string* text) {
+  const size_t semi = s.find(';');
+  if (semi == std::string_view::npos || semi < 2 || semi > 10) return 0;
+  const std::string_view body = s.substr(1, semi - 1);
+  if (body[0] == '#') {
+    const bool hex = body.size() > 1 && (body[1] == 'x' || body[1] == 'X');
+    const std::string_view digits = body.substr(hex ? 2 : 1);
+    if (digits.empty()) return 0;
+    uint32_t cp = 0;
+    for (char c : digits) {
+      int d;
+      if (c >= '0' && c <= '9') d = c - '0';
+      else if (hex && c >= 'a' && c <= 'f') d = c - 'a' + 10;
+      else if (hex && c >= 'A' && c <= 'F') d = c - 'A' + 10;
+      else return 0;
+      cp = cp * (hex ? 16 : 10) + static_cast<uint32_t>(d);
+      if (cp > 0x10FFFF) return 0;
+    }
+    if (cp == 0 || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    text->clear();
+    AppendUtf8(cp, text);
+    return semi + 1;
+  }
+  static const std::pair<std::string_view, std::string_view> kNamed[] = {
+      {"amp", "&"}, {"lt", "<"}, {"gt", ">"}, {"quot", "\""}, {"apos", "'"}, {"nbsp", " "}};
+  for (const auto& [name, value] : kNamed) {
+    if (body == name) {
+      *text = value;
+      return semi + 1;
+    }
+  }
+  return 0;
+}
+
+bool IsBreakTag(std::string_view s, size_t* len) {
+  static constexpr std::string_view kForms[] = {"<br>", "<br/>", "<br />", "<BR>", "<BR/>", "<BR />"};
+  for (std::string_view f : kForms) {
+    if (s.substr(0, f.size()) == f) {
+      *len = f.size();
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string DecodeHtmlText(std::string_view s) {
+  std::string out, ref;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    size_t len = 0;
+    if (s[i] == '&' && (len = CharacterReference(s.substr(i), &ref)) > 0) {
+      out += ref;
+    } else if (s[i] == '<' && IsBreakTag(s.substr(i), &len)) {
+      out += '\n';
+    } else {
+      out += s[i];
+      len = 1;
+    }
+    i += len;
+  }
+  return out;
 }
 
 }  // namespace canju::text

@@ -31,6 +31,13 @@ std::string Prefix(std::string_view s, size_t max_bytes);
 // Trims ASCII and full-width (U+3000) spaces at both ends.
 std::string Trim(std::string_view s);
 
+// HTML character references as web pages write them in copied DhtmlXQ
+// fields: &#20013; &#x4E2D; and the common named ones (&amp; &lt; &gt;
+// &quot; &apos; &nbsp;, the last as a plain space); `<br>` / `<br/>` become
+// "\n". Anything else, including an unknown or malformed reference, stays
+// as written.
+std::string DecodeHtmlText(std::string_view s);
+
 // "\r\n" and lone "\r" become "\n" (comments in XQF and CBR files); trimmed.
 std::string NormalizeNewlines(std::string_view s);
 

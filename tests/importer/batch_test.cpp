@@ -147,5 +147,15 @@ TEST(Text, EncodingsBecomeUtf8) {
   EXPECT_EQ(text::Trim("\xE3\x80\x80 标题 \t"), "标题");
 }
 
+TEST(Text, HtmlCharacterReferences) {
+  EXPECT_EQ(text::DecodeHtmlText("&#32418;&#x5148;&#X80DC; A&amp;B&nbsp;&lt;x&gt; &quot;q&quot; &apos;"),
+            "红先胜 A&B <x> \"q\" '");
+  EXPECT_EQ(text::DecodeHtmlText("一<br>二<br />三"), "一\n二\n三");
+  // Not references: left as written, never a crash.
+  EXPECT_EQ(text::DecodeHtmlText("& &; &#; &#xZZ; &#0; &#xD800; &#1114112; &unknown; &amp"),
+            "& &; &#; &#xZZ; &#0; &#xD800; &#1114112; &unknown; &amp");
+  EXPECT_EQ(text::DecodeHtmlText("&#128512;"), "\xF0\x9F\x98\x80");
+}
+
 }  // namespace
 }  // namespace canju

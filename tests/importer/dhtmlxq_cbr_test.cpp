@@ -50,6 +50,20 @@ TEST(DhtmlXq, BoardMovesVariationsAndComments) {
   EXPECT_EQ(rec.tags.at("red"), "甲");
 }
 
+TEST(DhtmlXq, CharacterReferencesFromWebPagesAreDecoded) {
+  const std::string text = "[DhtmlXQ_title]&#31532;5&#23616; &#20363;&#23616;[/DhtmlXQ_title]\n"
+                           "[DhtmlXQ_binit]" + Binit() + "[/DhtmlXQ_binit]\n"
+                           "[DhtmlXQ_movelist]8880[/DhtmlXQ_movelist]\n"
+                           "[DhtmlXQ_comment1]&lt;好&gt; &amp; 妙<br>次行[/DhtmlXQ_comment1]\n";
+  ReadResult r;
+  ASSERT_TRUE(ReadCollectionData("page.html", text, Format::kDhtmlXq, &r).ok());
+  ASSERT_EQ(r.records.size(), 1u);
+  EXPECT_EQ(r.records[0].title, "例局");
+  EXPECT_EQ(r.records[0].number, 5);
+  ASSERT_EQ(r.records[0].moves.size(), 1u);
+  EXPECT_EQ(r.records[0].moves[0].comment, "<好> & 妙\n次行");
+}
+
 TEST(DhtmlXq, SideWithoutMovesIsTheOneThatMakesThePositionLegal) {
   // Black king e9 faces a red rook on e5: only Black can be to move.
   std::string slots[32];
