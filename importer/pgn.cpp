@@ -226,6 +226,9 @@ class PgnParser {
     size_t k = 0;
     while (k < w.size() && std::isdigit(static_cast<unsigned char>(w[k]))) ++k;
     if (k > 0 && k < w.size() && w[k] == '.') {
+      // Numbered movetext after a game's result, with no tags in between,
+      // is the next game (from the opening position unless it says else).
+      if (ended_ && stack_.size() == 1) StartGame();
       while (k < w.size() && w[k] == '.') ++k;
       w = w.substr(k);
     } else if (k == w.size()) {

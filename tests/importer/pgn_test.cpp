@@ -29,6 +29,19 @@ TEST(PgnReader, ChineseMovesVariationsAndComments) {
   EXPECT_EQ(rec.tags.at("red"), "甲");
 }
 
+TEST(PgnReader, GamesWithoutTagsAreSplitAtTheirResults) {
+  const std::string text = "1. h2e2 h9g7 2. h0g2 1-0\n\n1. b2e2 b9c7 0-1\nsome notes after the last game\n";
+  Status st;
+  ReadResult r = ReadText("games/b.pgn", text, &st);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  ASSERT_EQ(r.records.size(), 2u) << testing::AllIssues(r);
+  EXPECT_EQ(testing::TreeText(r.records[0].moves), "h2e2 h9g7 h0g2");
+  EXPECT_EQ(testing::TreeText(r.records[1].moves), "b2e2 b9c7");
+  EXPECT_EQ(r.records[1].source, "games/b.pgn#2");
+  // Unnumbered words after a result are still reported, not read as a game.
+  EXPECT_TRUE(testing::HasIssue(r, "text after the result ignored")) << testing::AllIssues(r);
+}
+
 TEST(PgnReader, WxfAndIccsWithAFen) {
   const std::string fen = "3ak4/9/9/9/9/9/9/9/8R/3K5 w - - 0 1";
   const std::string text = "[Game \"Chinese Chess\"]\n[FEN \"" + fen + "\"]\n[Format \"WXF\"]\n\n1. R1+8 K5+1 2. R1-1 *\n\n" +
