@@ -30,6 +30,13 @@ Status Geometry::Init(const Indexer& ix) {
   }
   kp_stride_ = ix.kp_stride();
   kp_div_ = FastDiv(kp_stride_ < (1ULL << 32) ? kp_stride_ : 1);
+  inner_slot_ = -1;
+  if (!ix.groups().empty() && ix.groups().back().count == 1 && ix.groups().back().stride == 1) {
+    const PieceGroup& g = ix.groups().back();
+    inner_slot_ = g.first_slot;
+    inner_size_ = static_cast<uint32_t>(g.size);
+    inner_squares_ = g.squares.data();
+  }
 
   const int royal = v.royal_kind();
   for (int c = 0; c < 2; ++c) {
@@ -137,16 +144,30 @@ void Geometry::SetSquares(Board& b, const uint8_t* sq) const {
   }
   for (int i = 0; i < n_ && valid; ++i) valid = b.at[b.sq[i]] == i + 1;
   b.valid = valid;
+  b.idx = kNoIndex;
 }
 
 void Geometry::Set(Board& b, uint64_t idx) const {
   uint8_t sq[kMaxTablePieces];
+  if (inner_slot_ >= 0 && b.idx != kNoIndex && idx >= b.idx && idx - b.idx < inner_size_ - b.inner) {
+    const uint64_t step = idx - b.idx;
+    const uint32_t inner = b.inner + static_cast<uint32_t>(step);
+    const uint64_t rest = b.rest + step;
+    for (int i = 0; i < n_; ++i) sq[i] = b.sq[i];
+    sq[inner_slot_] = inner_squares_[inner];
+    SetSquares(b, sq);
+    b.idx = idx;
+    b.rest = rest;
+    b.inner = inner;
+    return;
+  }
   ix_->Decode(idx, sq);
   SetSquares(b, sq);
   b.idx = idx;
   const uint64_t kp = idx < (1ULL << 32) && kp_stride_ < (1ULL << 32) ? kp_div_.Div(static_cast<uint32_t>(idx))
                                                                       : idx / kp_stride_;
   b.rest = idx - kp * kp_stride_;
+  if (inner_slot_ >= 0) b.inner = static_cast<uint32_t>(ix_->groups().back().local[sq[inner_slot_]]);
 }
 
 void Geometry::SetCaptureLink(int cap, const LoadedTable* table, bool flip) {

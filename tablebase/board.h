@@ -36,6 +36,7 @@ struct Board {
   uint8_t at[kSquareSlots + 1] = {};  // slot + 1 on each square, 0 if empty; at[kNullCell] stays 0
   uint64_t idx = kNoIndex;            // the entry (canonical boards only)
   uint64_t rest = 0;                  // the groups' part of the index
+  uint32_t inner = 0;                 // Set(): the last group's number (its stride is 1)
   bool valid = false;                 // no two pieces on one square
 };
 
@@ -48,8 +49,11 @@ class Geometry {
   Color color(int slot) const { return color_[slot]; }
 
   // Decodes entry `idx` onto `b` (only the pieces that moved are updated).
+  // Going forward within one run of the last group (a single piece, stride
+  // 1) moves that piece without decoding: the scans' common case.
   void Set(Board& b, uint64_t idx) const;
-  // Puts the pieces on `sq` (any orientation); b.idx and b.rest are not set.
+  // Puts the pieces on `sq` (any orientation); b.idx becomes kNoIndex, b.rest
+  // is not set.
   void SetSquares(Board& b, const uint8_t* sq) const;
 
   // True if a royal of the other colour on `target` is attacked by `by`'s
@@ -127,6 +131,9 @@ class Geometry {
   std::vector<uint64_t> weight_;  // slot * 256 + square: local * stride for single-piece groups
   uint64_t kp_stride_ = 1;
   FastDiv kp_div_;
+  int inner_slot_ = -1;  // the last group's slot if it is a single piece
+  uint32_t inner_size_ = 0;
+  const uint8_t* inner_squares_ = nullptr;
   // Attack records of each slot against a royal square of the other colour:
   // per slot, (royal row * 256 + attacker square) -> offset << 2 | count.
   std::vector<uint32_t> attack_index_[kMaxTablePieces];

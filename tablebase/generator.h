@@ -113,8 +113,23 @@ class Generator {
   // Records that chunk idx >> kChunkBits of `side` holds a result at distance d,
   // so that the pass for level d + 1 can skip the chunks without any.
   static constexpr int kChunkBits = 12;
-  void Mark(Color side, uint64_t idx, int d) {
-    __atomic_fetch_or(&level_mask_[side][idx >> kChunkBits], 1ULL << (d & 63), __ATOMIC_RELAXED);
+  void Mark(Color side, uint64_t idx, int d) { MarkBits(side, idx, 1ULL << (d & 63)); }
+  // In the result layout (perpetual.cpp) the chunk masks say what a chunk may
+  // hold, so that the passes over S, its dirty members and the flagged
+  // counters skip the chunks without any: without them each round of each
+  // order would scan every cell.
+  static constexpr uint64_t kPendingChunk = 1, kInSChunk = 2, kDirtyChunk = 4, kFlaggedChunk = 8;
+  void MarkBits(Color side, uint64_t idx, uint64_t bits) {
+    __atomic_fetch_or(&level_mask_[side][idx >> kChunkBits], bits, __ATOMIC_RELAXED);
+  }
+  // Clears `bits` of the chunk at `begin`; true if any of them was set.
+  bool TakeBits(Color side, uint64_t begin, uint64_t bits) {
+    uint64_t& m = level_mask_[side][begin >> kChunkBits];
+    if (!(__atomic_load_n(&m, __ATOMIC_RELAXED) & bits)) return false;
+    return __atomic_fetch_and(&m, ~bits, __ATOMIC_SEQ_CST) & bits;
+  }
+  bool HasBits(Color side, uint64_t begin, uint64_t bits) const {
+    return __atomic_load_n(&level_mask_[side][begin >> kChunkBits], __ATOMIC_RELAXED) & bits;
   }
 
   const Variant& v_;

@@ -102,7 +102,7 @@ void Generator::ToResultLayout() {
       else r = (DistAt(Color(s), i, c) & 1) ? WdlCodes::kWinDone : WdlCodes::kLossDone;
       cells[i] = r;
     }
-    std::fill(level_mask_[s].begin(), level_mask_[s].end(), 0);
+    std::fill(level_mask_[s].begin(), level_mask_[s].end(), kFlaggedChunk);
   }
   // Only counters stay in the overflow map; every open cell is flagged, so
   // the first order of each side examines them all.
@@ -111,7 +111,7 @@ void Generator::ToResultLayout() {
 
 void Generator::MarkCandidates(Color x) {
   ForChunks("perpetual check: candidates", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
-    if (side != x) return;
+    if (side != x || !TakeBits(x, begin, kFlaggedChunk)) return;
     const uint8_t* other = cells_[~x].data();
     std::vector<uint64_t> targets;
     for (uint64_t i = begin; i < end; ++i) {
@@ -128,9 +128,14 @@ void Generator::MarkCandidates(Color x) {
       };
       if (!IsCandidate(geo_, w.b, x, other, classify, &targets)) continue;
       Store(x, i, WdlCodes::kInS);
+      MarkBits(x, i, kInSChunk);
       for (uint64_t j : targets) {
         uint8_t t = Load(~x, j);
-        while (wdl_.Open(t) && !Cas(~x, j, t, WdlCodes::kInS)) {
+        while (wdl_.Open(t)) {
+          if (Cas(~x, j, t, WdlCodes::kInS)) {
+            MarkBits(~x, j, kInSChunk);
+            break;
+          }
         }
       }
     }
@@ -168,6 +173,10 @@ void Generator::Prune(Color x) {
     std::atomic<uint64_t> removed{0};
     ForChunks("perpetual check: set round " + std::to_string(round),
               [&](Work& w, Color side, uint64_t begin, uint64_t end) {
+                // Round 1 examines all of S, later rounds its dirty members.
+                if (round == 1 ? (TakeBits(side, begin, kDirtyChunk), !HasBits(side, begin, kInSChunk))
+                               : !TakeBits(side, begin, kDirtyChunk))
+                  return;
                 const uint8_t* other = cells_[~side].data();
                 for (uint64_t i = begin; i < end; ++i) {
                   uint8_t c = Load(side, i);
@@ -206,7 +215,8 @@ void Generator::Prune(Color x) {
                   c = Load(side, i);
                   while (!Cas(side, i, c, back)) {
                   }
-                  if (back == WdlCodes::kLossPending) Mark(side, i, 0);
+                  if (back == WdlCodes::kLossPending) MarkBits(side, i, kPendingChunk);
+                  else if (WdlCodes::Flagged(back)) MarkBits(side, i, kFlaggedChunk);
                   removed.fetch_add(1, std::memory_order_relaxed);
                   // The predecessors in S look at this position again. Y's
                   // moves into an X position where X is in check are checks:
@@ -215,7 +225,11 @@ void Generator::Prune(Color x) {
                   const Color ps = ~side;
                   geo_.ForEachPredecessor(b, w.scratch, ps, [&](uint64_t j) {
                     uint8_t pc = Load(ps, j);
-                    while (pc == WdlCodes::kInS && !Cas(ps, j, pc, WdlCodes::kInSDirty)) {
+                    while (pc == WdlCodes::kInS) {
+                      if (Cas(ps, j, pc, WdlCodes::kInSDirty)) {
+                        MarkBits(ps, j, kDirtyChunk);
+                        break;
+                      }
                     }
                   });
                 }
@@ -227,11 +241,12 @@ void Generator::Prune(Color x) {
 uint64_t Generator::ResolveSet(Color x) {
   std::atomic<uint64_t> losses{0};
   ForChunks("perpetual check: resolve", [&](Work&, Color side, uint64_t begin, uint64_t end) {
+    if (!TakeBits(side, begin, kInSChunk | kDirtyChunk)) return;
     for (uint64_t i = begin; i < end; ++i) {
       if (!WdlCodes::InS(Load(side, i))) continue;
       if (side == x) losses.fetch_add(1, std::memory_order_relaxed);
       Store(side, i, side == x ? WdlCodes::kRulePending : WdlCodes::kWinPending);
-      Mark(side, i, 0);
+      MarkBits(side, i, kPendingChunk);
     }
   });
   return losses.load();
@@ -243,9 +258,7 @@ void Generator::PropagateResults() {
   for (int sweep = 1;; ++sweep) {
     std::atomic<uint64_t> processed{0};
     ForChunks("", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
-      uint64_t& mask = level_mask_[side][begin >> kChunkBits];
-      if (!(__atomic_load_n(&mask, __ATOMIC_RELAXED) & 1)) return;
-      __atomic_fetch_and(&mask, ~1ULL, __ATOMIC_SEQ_CST);
+      if (!TakeBits(side, begin, kPendingChunk)) return;
       for (uint64_t i = begin; i < end; ++i) {
         const uint8_t c = Load(side, i);
         if (!WdlCodes::Pending(c)) continue;
@@ -259,7 +272,7 @@ void Generator::PropagateResults() {
             while (wdl_.Open(pc)) {
               if (Cas(x, j, pc, WdlCodes::kWinPending)) {
                 if (wdl_.IsBig(pc)) overflow_.Erase(x, j);
-                Mark(x, j, 0);
+                MarkBits(x, j, kPendingChunk);
                 break;
               }
             }
@@ -277,21 +290,25 @@ void Generator::PropagateResults() {
             const bool f = flag || WdlCodes::Flagged(pc);
             if (wdl_.IsBig(pc)) {
               if (f && !WdlCodes::Flagged(pc) && !Cas(x, j, pc, static_cast<uint8_t>(pc | 1))) continue;
+              if (f) MarkBits(x, j, kFlaggedChunk);
               if (overflow_.Decrement(x, j) != 0) return;
               overflow_.Erase(x, j);
               Store(x, j, WdlCodes::kLossPending);
-              Mark(x, j, 0);
+              MarkBits(x, j, kPendingChunk);
               return;
             }
             const int n = wdl_.CounterOf(pc);
             if (n == 1) {
               if (Cas(x, j, pc, WdlCodes::kLossPending)) {
-                Mark(x, j, 0);
+                MarkBits(x, j, kPendingChunk);
                 return;
               }
               continue;
             }
-            if (Cas(x, j, pc, wdl_.Counter(n - 1, f))) return;
+            if (Cas(x, j, pc, wdl_.Counter(n - 1, f))) {
+              if (f) MarkBits(x, j, kFlaggedChunk);
+              return;
+            }
           }
         });
       }
