@@ -106,6 +106,36 @@ class WdlCodes {
   uint8_t big_ = 0;
 };
 
+// Scans that look for a few codes among many cells read eight cells at a
+// time: `word` filters a word of cells (it may pass words without a match,
+// never miss one) and f(i) is called for each cell of a passing word, which
+// it checks again. Reads are relaxed atomic loads: other threads write cells
+// meanwhile.
+namespace cellscan {
+constexpr uint64_t kLow = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+// Nonzero if some byte of w equals b.
+inline uint64_t HasByte(uint64_t w, uint8_t b) {
+  const uint64_t v = w ^ (kLow * b);
+  return (v - kLow) & ~v & kHigh;
+}
+// Nonzero if some byte of w is odd and at least `min` (min <= 128).
+inline uint64_t HasOddAtLeast(uint64_t w, uint8_t min) {
+  const uint64_t at_least = (((w & ~kHigh) + kLow * static_cast<uint8_t>(128 - min)) | w) & kHigh;
+  return at_least & (w << 7) & kHigh;
+}
+typedef uint64_t __attribute__((may_alias)) Word;
+template <class WordFilter, class F>
+inline void Scan(const uint8_t* cells, uint64_t begin, uint64_t end, WordFilter&& word, F&& f) {
+  uint64_t i = begin;
+  for (; i < end && (reinterpret_cast<uintptr_t>(cells + i) & 7); ++i) f(i);
+  for (; i + 8 <= end; i += 8) {
+    if (!word(__atomic_load_n(reinterpret_cast<const Word*>(cells + i), __ATOMIC_RELAXED))) continue;
+    for (uint64_t k = i; k < i + 8; ++k) f(k);
+  }
+  for (; i < end; ++i) f(i);
+}
+}  // namespace cellscan
+
 // Counters and distances that do not fit in a cell, per (side, entry).
 class Overflow {
  public:

@@ -342,12 +342,15 @@ void Generator::Propagate(bool final_pass) {
     ForChunks("", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
       if (!(__atomic_load_n(&level_mask_[side][begin >> kChunkBits], __ATOMIC_RELAXED) & bit)) return;
       const uint8_t* cells = cells_[side].data();
-      for (uint64_t i = begin; i < end; ++i) {
-        const uint8_t c = __atomic_load_n(&cells[i], __ATOMIC_RELAXED);
-        if (c != want0 && c != want1) continue;
-        if (c == DtmCodes::kBigDist && DistAt(side, i, c) != d) continue;
-        ProcessResolved(w, side, i, d, final_pass);
-      }
+      cellscan::Scan(
+          cells, begin, end,
+          [&](uint64_t word) { return cellscan::HasByte(word, want0) | cellscan::HasByte(word, want1); },
+          [&](uint64_t i) {
+            const uint8_t c = __atomic_load_n(&cells[i], __ATOMIC_RELAXED);
+            if (c != want0 && c != want1) return;
+            if (c == DtmCodes::kBigDist && DistAt(side, i, c) != d) return;
+            ProcessResolved(w, side, i, d, final_pass);
+          });
     });
   }
 }

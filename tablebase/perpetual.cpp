@@ -114,11 +114,12 @@ void Generator::MarkCandidates(Color x) {
     if (side != x || !TakeBits(x, begin, kFlaggedChunk)) return;
     const uint8_t* other = cells_[~x].data();
     std::vector<uint64_t> targets;
-    for (uint64_t i = begin; i < end; ++i) {
+    auto flagged = [](uint64_t word) { return cellscan::HasOddAtLeast(word, WdlCodes::kCounter0); };
+    cellscan::Scan(cells_[x].data(), begin, end, flagged, [&](uint64_t i) {
       uint8_t c = Load(x, i);
-      if (!WdlCodes::Flagged(c)) continue;
+      if (!WdlCodes::Flagged(c)) return;
       const uint8_t clean = WdlCodes::Unflagged(c);
-      if (!Cas(x, i, c, clean)) continue;  // nothing else writes X's open cells now
+      if (!Cas(x, i, c, clean)) return;  // nothing else writes X's open cells now
       geo_.Set(w.b, i);
       targets.clear();
       auto classify = [&](uint64_t, uint8_t code) {
@@ -126,7 +127,7 @@ void Generator::MarkCandidates(Color x) {
         if (wdl_.Open(code) || WdlCodes::InS(code)) return Succ::kOpen;
         return Succ::kBad;
       };
-      if (!IsCandidate(geo_, w.b, x, other, classify, &targets)) continue;
+      if (!IsCandidate(geo_, w.b, x, other, classify, &targets)) return;
       Store(x, i, WdlCodes::kInS);
       MarkBits(x, i, kInSChunk);
       for (uint64_t j : targets) {
@@ -138,7 +139,7 @@ void Generator::MarkCandidates(Color x) {
           }
         }
       }
-    }
+    });
   });
 }
 
@@ -178,11 +179,15 @@ void Generator::Prune(Color x) {
                                : !TakeBits(side, begin, kDirtyChunk))
                   return;
                 const uint8_t* other = cells_[~side].data();
-                for (uint64_t i = begin; i < end; ++i) {
+                auto wanted = [&](uint64_t word) {
+                  return round == 1 ? cellscan::HasByte(word | cellscan::kLow, WdlCodes::kInSDirty)  // 2 or 3
+                                    : cellscan::HasByte(word, WdlCodes::kInSDirty);
+                };
+                cellscan::Scan(cells_[side].data(), begin, end, wanted, [&](uint64_t i) {
                   uint8_t c = Load(side, i);
-                  if (!WdlCodes::InS(c)) continue;
+                  if (!WdlCodes::InS(c)) return;
                   if (c == WdlCodes::kInSDirty) Cas(side, i, c, WdlCodes::kInS);
-                  else if (round > 1) continue;
+                  else if (round > 1) return;
                   geo_.Set(w.b, i);
                   Board& b = w.b;
                   bool stays;
@@ -210,7 +215,7 @@ void Generator::Prune(Color x) {
                       return geo_.GivesCheck(b, side, slot, to, -1);
                     });
                   }
-                  if (stays) continue;
+                  if (stays) return;
                   const uint8_t back = Recount(b, side, i);
                   c = Load(side, i);
                   while (!Cas(side, i, c, back)) {
@@ -221,7 +226,7 @@ void Generator::Prune(Color x) {
                   // The predecessors in S look at this position again. Y's
                   // moves into an X position where X is in check are checks:
                   // they do not count for Y.
-                  if (side == x && geo_.InCheck(b, x)) continue;
+                  if (side == x && geo_.InCheck(b, x)) return;
                   const Color ps = ~side;
                   geo_.ForEachPredecessor(b, w.scratch, ps, [&](uint64_t j) {
                     uint8_t pc = Load(ps, j);
@@ -232,7 +237,7 @@ void Generator::Prune(Color x) {
                       }
                     }
                   });
-                }
+                });
               });
     if (removed.load() == 0) break;
   }
@@ -242,12 +247,13 @@ uint64_t Generator::ResolveSet(Color x) {
   std::atomic<uint64_t> losses{0};
   ForChunks("perpetual check: resolve", [&](Work&, Color side, uint64_t begin, uint64_t end) {
     if (!TakeBits(side, begin, kInSChunk | kDirtyChunk)) return;
-    for (uint64_t i = begin; i < end; ++i) {
-      if (!WdlCodes::InS(Load(side, i))) continue;
+    auto in_s = [](uint64_t word) { return cellscan::HasByte(word | cellscan::kLow, WdlCodes::kInSDirty); };
+    cellscan::Scan(cells_[side].data(), begin, end, in_s, [&](uint64_t i) {
+      if (!WdlCodes::InS(Load(side, i))) return;
       if (side == x) losses.fetch_add(1, std::memory_order_relaxed);
       Store(side, i, side == x ? WdlCodes::kRulePending : WdlCodes::kWinPending);
       MarkBits(side, i, kPendingChunk);
-    }
+    });
   });
   return losses.load();
 }
@@ -259,9 +265,13 @@ void Generator::PropagateResults() {
     std::atomic<uint64_t> processed{0};
     ForChunks("", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
       if (!TakeBits(side, begin, kPendingChunk)) return;
-      for (uint64_t i = begin; i < end; ++i) {
+      auto pending = [](uint64_t word) {
+        return cellscan::HasByte(word, WdlCodes::kWinPending) | cellscan::HasByte(word, WdlCodes::kLossPending) |
+               cellscan::HasByte(word, WdlCodes::kRulePending);
+      };
+      cellscan::Scan(cells_[side].data(), begin, end, pending, [&](uint64_t i) {
         const uint8_t c = Load(side, i);
-        if (!WdlCodes::Pending(c)) continue;
+        if (!WdlCodes::Pending(c)) return;
         Store(side, i, static_cast<uint8_t>(c + 1));  // pending -> done
         processed.fetch_add(1, std::memory_order_relaxed);
         geo_.Set(w.b, i);
@@ -277,7 +287,7 @@ void Generator::PropagateResults() {
               }
             }
           });
-          continue;
+          return;
         }
         // A win for `side`: its predecessors have one move fewer that does
         // not lose; if that move was not a check, their candidacy as
@@ -311,7 +321,7 @@ void Generator::PropagateResults() {
             }
           }
         });
-      }
+      });
     });
     if (progress_)
       progress_(Progress{name_, "perpetual check: propagate", static_cast<uint64_t>(sweep), 0});
