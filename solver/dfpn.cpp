@@ -1,6 +1,8 @@
 #include "solver/dfpn.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <ctime>
 #include <limits>
 
 namespace canju::solver {
@@ -23,17 +25,25 @@ uint32_t Widen(uint32_t x) {
   return y > kBig ? kBig : static_cast<uint32_t>(y);
 }
 uint32_t Clamp(uint32_t x) { return std::clamp<uint32_t>(x, 1, kBig); }
+const bool kWeakPn = std::getenv("CANJU_WPNS") != nullptr;  // EXPERIMENT
 
 }  // namespace
 
 // --- Budget -----------------------------------------------------------------
 
-Budget::Budget(uint64_t max_nodes, double max_seconds, const std::atomic<bool>* stop)
-    : max_nodes_(max_nodes), max_seconds_(max_seconds), stop_(stop), start_(std::chrono::steady_clock::now()) {}
+Budget::Budget(uint64_t max_nodes, double max_seconds, const std::atomic<bool>* stop, bool cpu_clock)
+    : max_nodes_(max_nodes), max_seconds_(max_seconds), stop_(stop), cpu_clock_(cpu_clock), start_(Now()) {}
 
-double Budget::elapsed() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+double Budget::Now() const {
+  if (cpu_clock_) {
+    timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + ts.tv_nsec * 1e-9;
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
+
+double Budget::elapsed() const { return Now() - start_; }
 
 double Budget::seconds_left() const {
   if (max_seconds_ <= 0) return std::numeric_limits<double>::infinity();
@@ -311,6 +321,7 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
   while (!kids.empty()) {
     // This node's numbers from its children.
     uint32_t best_num = kInf, second = kInf, sum = 0;
+    uint32_t unsolved = 0;  // AND node: children not proven yet
     int best = -1;
     bool decided = false;
     if (or_node) {
@@ -344,18 +355,21 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
       int disproven = -1, proven_all = 1;
       int16_t rep_min = kNoRep;
       uint16_t len_max = 0;
+      uint32_t max_pn = 0;
       for (int i = 0; i < static_cast<int>(kids.size()); ++i) {
         const Child& c = kids[i];
         if (c.dn == 0) {
           if (disproven < 0 || c.rep > kids[disproven].rep) disproven = i;
         }
-        if (c.pn != 0) proven_all = 0;
+        if (c.pn != 0) proven_all = 0, ++unsolved;
         else len_max = std::max(len_max, c.len);
         rep_min = std::min(rep_min, c.rep);
         if (c.dn < best_num) second = best_num, best_num = c.dn, best = i;
         else if (c.dn < second) second = c.dn;
         sum = SatAdd(sum, c.pn);
+        max_pn = std::max(max_pn, c.pn);
       }
+      if (kWeakPn && unsolved > 0) sum = SatAdd(max_pn, unsolved - 1);
       if (disproven >= 0) {
         r = {kInf, 0, 0, kids[disproven].rep};
         decided = true;
@@ -376,7 +390,8 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
       child_thdn = thdn >= kInf ? kInf : SatAdd(thdn - r.dn, c.dn);
     } else {
       child_thdn = std::min(thdn, Widen(second));
-      child_thpn = thpn >= kInf ? kInf : SatAdd(thpn - r.pn, c.pn);
+      if (kWeakPn) child_thpn = thpn >= kInf ? kInf : thpn - (unsolved - 1);
+      else child_thpn = thpn >= kInf ? kInf : SatAdd(thpn - r.pn, c.pn);
     }
     // The child must be able to move its numbers before it returns, or the
     // loop would spin when numbers saturate.

@@ -57,8 +57,10 @@ struct Answer {
 // Node and time limits shared by every search of one solve.
 class Budget {
  public:
-  // 0 = no limit. `stop` (optional) is polled with the clock.
-  Budget(uint64_t max_nodes, double max_seconds, const std::atomic<bool>* stop = nullptr);
+  // 0 = no limit. `stop` (optional) is polled with the clock. With
+  // `cpu_clock` the seconds are the calling thread's CPU time (the budget
+  // must then be used by the thread that made it).
+  Budget(uint64_t max_nodes, double max_seconds, const std::atomic<bool>* stop = nullptr, bool cpu_clock = false);
 
   // Counts one node; true once the budget is spent (sticky).
   bool Tick() {
@@ -80,7 +82,9 @@ class Budget {
   const std::atomic<bool>* stop_;
   uint64_t nodes_ = 0;
   bool exhausted_ = false;
-  std::chrono::steady_clock::time_point start_;
+  bool cpu_clock_;
+  double start_;
+  double Now() const;
 };
 
 class Prover {

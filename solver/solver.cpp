@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <sstream>
 
@@ -53,11 +54,13 @@ struct Solver::Impl {
   // The question that decided the last Solve (winner, kind, depth bound).
   Question decided{};
   bool have_decided = false;
+  // The root was answered by the endgame tables: distances come from them.
+  bool decided_by_tables = false;
 
   explicit Impl(const SolveOptions& o) : opt(o), tt(o.tt_bytes) { Reset(o.max_seconds, o.max_nodes); }
 
   void Reset(double seconds, uint64_t nodes) {
-    budget = std::make_unique<Budget>(nodes, seconds, opt.stop);
+    budget = std::make_unique<Budget>(nodes, seconds, opt.stop, opt.cpu_clock);
     prover = std::make_unique<Prover>(&tt, budget.get(), opt.tablebase);
   }
 
@@ -89,6 +92,13 @@ struct Solver::Impl {
     MoveList replies;
     pos.GenerateLegal(&replies);
     return replies.empty() && (pos.InCheck() || v.rules().stalemate == Outcome::kLoss);
+  }
+
+  static std::string Millions(uint64_t n) {
+    std::ostringstream o;
+    o.precision(n >= 10'000'000 ? 0 : 1);
+    o << std::fixed << n / 1e6 << " M";
+    return o.str();
   }
 
   static int MinMate(bool attacker_to_move) { return attacker_to_move ? 1 : 2; }
@@ -129,6 +139,7 @@ struct Solver::Impl {
   int Distance(Position& pos, bool* exact, double fraction = 1.0) {
     *exact = false;
     if (!have_decided) return -2;
+    if (decided_by_tables) return TableDistance(pos, exact);
     Question q = decided;
     uint16_t pl;
     int16_t dd;
@@ -145,10 +156,21 @@ struct Solver::Impl {
     return Tighten(pos, q, upper, exact, fraction);
   }
 
+  // Distance from the tables (exact), for a root the tables decided; -2
+  // when `pos` has no table (a position outside the root's material).
+  int TableDistance(const Position& pos, bool* exact) const {
+    TablebaseValue tv;
+    if (!opt.tablebase || !opt.tablebase->Probe(pos, &tv)) return -2;
+    *exact = true;
+    const Claim winner_view = pos.side_to_move() == decided.attacker ? Claim::kWin : Claim::kLoss;
+    return tv.result == winner_view && tv.dtm >= 0 ? tv.dtm : -1;
+  }
+
   // The best line from pos when its distance is exactly `plies`.
   std::vector<Move> BestLine(Position pos, int plies) {
     std::vector<Move> line;
     if (!have_decided) return line;
+    if (decided_by_tables) return TableLine(pos, plies);
     Question q = decided;
     int d = plies;
     MoveList moves;
@@ -209,6 +231,7 @@ struct Solver::Impl {
 
   SolveResult Run(const Position& root_in);
   bool SolveByTablebase(Position& pos, SolveResult* r);
+  std::vector<Move> TableLine(Position p, int plies) const;
   void FindCooks(Position& pos, SolveResult* r);
 };
 
@@ -219,37 +242,14 @@ bool Solver::Impl::SolveByTablebase(Position& pos, SolveResult* r) {
   r->proof = ProofKind::kTablebase;
   r->mate_plies = tv.dtm;
   r->mate_exact = tv.dtm >= 0;
-  // Best play by the tables: the winner keeps the distance falling by one,
-  // the loser too (longest resistance); a draw has no line.
-  Position p = pos;
-  int d = tv.dtm;
-  Claim side = tv.result;  // for the side to move at p
-  MoveList moves;
-  while (side != Claim::kDraw && d > 0) {
-    p.GenerateLegal(&moves);
-    Move chosen;
-    for (Move m : moves) {
-      StateInfo st;
-      p.DoMove(m, &st);
-      TablebaseValue cv;
-      bool ok = false;
-      if (opt.tablebase->Probe(p, &cv)) {
-        const Claim want = side == Claim::kWin ? Claim::kLoss : Claim::kWin;
-        ok = cv.result == want && cv.dtm == d - 1;
-      }
-      p.UndoMove(m, st);
-      if (ok) {
-        chosen = m;
-        break;
-      }
-    }
-    if (chosen.is_none()) break;
-    r->pv.push_back(chosen);
-    StateInfo st;
-    p.DoMove(chosen, &st);
-    side = side == Claim::kWin ? Claim::kLoss : Claim::kWin;
-    --d;
+  if (tv.result == Claim::kWin || tv.result == Claim::kLoss) {
+    // The book audit and Distance() read the tables from here on.
+    have_decided = true;
+    decided_by_tables = true;
+    decided = {tv.result == Claim::kWin ? pos.side_to_move() : ~pos.side_to_move(), Mode::kAll, kUnbounded};
+    r->pv = TableLine(pos, tv.dtm);
   }
+  MoveList moves;
   if (tv.result == Claim::kWin) {
     pos.GenerateLegal(&moves);
     for (Move m : moves) {
@@ -267,6 +267,34 @@ bool Solver::Impl::SolveByTablebase(Position& pos, SolveResult* r) {
   }
   r->note = "decided by the endgame tables";
   return true;
+}
+
+// Best play by the tables: each move keeps the distance falling by one (the
+// winner's fastest mate, the loser's longest resistance).
+std::vector<Move> Solver::Impl::TableLine(Position p, int plies) const {
+  std::vector<Move> line;
+  MoveList moves;
+  for (int d = plies; d > 0; --d) {
+    const Claim want = p.side_to_move() == decided.attacker ? Claim::kLoss : Claim::kWin;  // for the side to move next
+    p.GenerateLegal(&moves);
+    Move chosen;
+    for (Move m : moves) {
+      StateInfo st;
+      p.DoMove(m, &st);
+      TablebaseValue cv;
+      const bool ok = opt.tablebase->Probe(p, &cv) && cv.result == want && cv.dtm == d - 1;
+      p.UndoMove(m, st);
+      if (ok) {
+        chosen = m;
+        break;
+      }
+    }
+    if (chosen.is_none()) break;
+    line.push_back(chosen);
+    StateInfo st;
+    p.DoMove(chosen, &st);
+  }
+  return line;
 }
 
 void Solver::Impl::FindCooks(Position& pos, SolveResult* r) {
@@ -307,6 +335,7 @@ void Solver::Impl::FindCooks(Position& pos, SolveResult* r) {
 SolveResult Solver::Impl::Run(const Position& root_in) {
   SolveResult r;
   have_decided = false;
+  decided_by_tables = false;
   Position pos = root_in;
   const Color us = pos.side_to_move(), them = ~us;
   std::ostringstream note;
@@ -353,10 +382,14 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
     // 2. Every attacker move, no depth bound: the workhorse for quiet moves
     // and small-material endings.
     const Question all{us, Mode::kAll, kUnbounded};
-    const Answer a = Prove(pos, all, 0.7);
-    if (!decide(all, a, ProofKind::kFullWidth) && a.status == ProofStatus::kDisproven) {
-      no_win_at_all = true;
-      note << "no win for the side to move (every line searched); ";
+    const Answer a = Prove(pos, all, std::getenv("CANJU_ALLFRAC") ? std::atof(std::getenv("CANJU_ALLFRAC")) : 0.7);  // EXPERIMENT
+    if (!decide(all, a, ProofKind::kFullWidth)) {
+      if (a.status == ProofStatus::kDisproven) {
+        no_win_at_all = true;
+        note << "no win for the side to move (every line searched); ";
+      } else {
+        note << "full-width search undecided after " << Millions(a.nodes) << " nodes; ";
+      }
     }
   }
   if (!won && !no_win_at_all && opt.threats && !opt.checks_only) {

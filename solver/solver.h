@@ -25,6 +25,10 @@ struct SolveOptions {
   bool threats = false;         // also search checks + mate threats (long compositions)
   uint64_t max_nodes = 0;       // 0 = no limit
   double max_seconds = 10;      // 0 = no limit
+  // Count max_seconds (and the reported seconds) in the solving thread's CPU
+  // time rather than wall-clock time: the same work on a busy machine
+  // (benchmarks). The solve must run on the thread that calls Solve.
+  bool cpu_clock = false;
   size_t tt_bytes = size_t{64} << 20;
   bool shortest = true;         // tighten to the shortest mate and give the PV
   bool cooks = true;            // try every other first move

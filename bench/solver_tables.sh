@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Builds the endgame tables that the classic collections' practical endings
+# need (docs/solver-results.md lists which puzzle needs which), one material
+# at a time, and prints each table's build time, so that it is reported on
+# its own and never charged to a puzzle's budget:
+#
+#   bench/solver_tables.sh [--large] CANJU DIR [THREADS]
+#
+#   CANJU    the canju binary (e.g. build/cli/canju)
+#   DIR      the table directory to fill (resumes: complete tables are skipped)
+#   THREADS  threads per build (default 2)
+#   --large  also the 7-piece pawn tables (each a few minutes and 0.4-0.8 GB)
+#
+# Then: build/bench/solver_bench --tb DIR ...  or  canju verify --tb DIR ...
+set -euo pipefail
+
+large=0
+if [ "${1:-}" = "--large" ]; then large=1; shift; fi
+if [ $# -lt 2 ]; then
+  sed -n '2,14p' "$0" >&2
+  exit 2
+fi
+canju=$1
+dir=$2
+threads=${3:-2}
+
+# The material of each puzzle of 适情雅趣 先胜局 and 梦入神机 with at most
+# seven pieces that the search alone leaves undecided, and its sub-tables
+# (built automatically by `canju tb build`).
+tables=(
+  KRKAABB   # 第430-437局 (车胜士象全)
+  KRKNAA    # 第450, 452局
+  KRKNBB    # 第449局
+  KRKCBB    # 第448局
+  KCPKP     # 第464局
+  KRKCC     # 第461局
+  KRPKR     # 第396, 398局
+  KRCKR     # 第460局
+)
+if [ "$large" = 1 ]; then
+  tables+=(
+    KCPKAABB  # 第427局
+    KRKAAPP   # 第388局
+    KCPKAAP   # 第441局
+    KNPKAAP   # 第439局
+  )
+fi
+
+mkdir -p "$dir"
+printf '| table | build time (s, %s threads) |\n|---|---|\n' "$threads"
+total_start=$(date +%s.%N)
+for t in "${tables[@]}"; do
+  start=$(date +%s.%N)
+  "$canju" tb build --quiet --threads "$threads" --dir "$dir" "$t" 2>"$dir/.build-$t.log" || {
+    echo "solver_tables: building $t failed, see $dir/.build-$t.log" >&2
+    exit 1
+  }
+  end=$(date +%s.%N)
+  printf '| %s (and its sub-tables not built before) | %.1f |\n' "$t" "$(echo "$end - $start" | bc)"
+done
+total_end=$(date +%s.%N)
+printf '| all | %.1f |\n' "$(echo "$total_end - $total_start" | bc)"
+du -sh "$dir" | awk '{print "disk: " $1}'

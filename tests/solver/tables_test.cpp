@@ -1,0 +1,158 @@
+// The solver and the verifier with real endgame tables: a root the tables
+// cover is answered from them, its line replays to mate, and the book audit
+// reads its distances from the tables too.
+#include <gtest/gtest.h>
+
+#ifdef CANJU_HAVE_TABLEBASE
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "solver/tablebase_oracle.h"
+#include "solver/verify.h"
+#include "tablebase/build.h"
+#include "variants/notation.h"
+#include "variants/registry.h"
+
+namespace canju {
+namespace {
+
+// KRKA and its sub-tables, built once into a temporary directory (a second).
+class Tables : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = (std::filesystem::temp_directory_path() / ("canju-solver-tables-" + std::to_string(::getpid()))).string();
+    std::filesystem::create_directories(dir_);
+    const Variant& v = BuiltinVariant("xiangqi");
+    std::vector<tb::PlanItem> plan;
+    ASSERT_TRUE(tb::MakePlan(v, {"KRKA"}, dir_, &plan).ok());
+    tb::BuildOptions bo;
+    bo.dir = dir_;
+    bo.threads = 1;
+    ASSERT_TRUE(tb::BuildPlan(v, plan, bo).ok());
+  }
+  static void TearDownTestSuite() { std::filesystem::remove_all(dir_); }
+
+  void SetUp() override { ASSERT_TRUE(OpenTablebaseOracle(dir_, BuiltinVariant("xiangqi"), &oracle_).ok()); }
+
+  static std::string dir_;
+  std::unique_ptr<TablebaseOracle> oracle_;
+};
+std::string Tables::dir_;
+
+Position Pos(const std::string& fen) {
+  Position p;
+  EXPECT_TRUE(Position::FromFen(BuiltinVariant("xiangqi"), fen, &p).ok());
+  return p;
+}
+
+// Plays `line` from `p` (each move must be legal) and says whether it ends
+// with the side to move mated.
+bool ReplaysToMate(Position p, const std::vector<Move>& line) {
+  for (Move m : line) {
+    MoveList legal;
+    p.GenerateLegal(&legal);
+    bool found = false;
+    for (Move l : legal) found |= l == m;
+    if (!found) return false;
+    StateInfo st;
+    p.DoMove(m, &st);
+  }
+  MoveList replies;
+  p.GenerateLegal(&replies);
+  return replies.empty();
+}
+
+const char* kRookAgainstAdvisor = "4k4/4a4/9/9/9/9/9/9/9/3K1R3 w";
+
+TEST_F(Tables, RootInTheTablesIsAnsweredFromThem) {
+  const Position p = Pos(kRookAgainstAdvisor);
+  TablebaseValue tv;
+  ASSERT_TRUE(oracle_->Probe(p, &tv));
+  ASSERT_EQ(tv.result, Claim::kWin);
+  SolveOptions o;
+  o.max_seconds = 0;
+  o.max_nodes = 1'000'000;
+  o.tt_bytes = size_t{4} << 20;
+  o.tablebase = oracle_.get();
+  const SolveResult r = Solve(p, o);
+  EXPECT_EQ(r.result, Claim::kWin);
+  EXPECT_EQ(r.proof, ProofKind::kTablebase);
+  EXPECT_EQ(r.mate_plies, tv.dtm);
+  EXPECT_TRUE(r.mate_exact);
+  ASSERT_EQ(static_cast<int>(r.pv.size()), tv.dtm);
+  EXPECT_TRUE(ReplaysToMate(p, r.pv));
+  ASSERT_FALSE(r.first_moves.empty());
+  EXPECT_EQ(r.first_moves[0].move, r.pv[0]);
+}
+
+TEST_F(Tables, BookAuditReadsTheTables) {
+  const Position p = Pos(kRookAgainstAdvisor);
+  SolveOptions so;
+  so.max_seconds = 0;
+  so.max_nodes = 1'000'000;
+  so.tt_bytes = size_t{4} << 20;
+  so.tablebase = oracle_.get();
+  const SolveResult best = Solve(p, so);
+  ASSERT_EQ(best.result, Claim::kWin);
+  ASSERT_GE(best.mate_plies, 3);
+
+  // The tables' own line: confirmed, audited to the end, no departure.
+  Record rec;
+  rec.fen = kRookAgainstAdvisor;
+  rec.title = "tables";
+  rec.claimed = Claim::kWin;
+  std::vector<MoveNode>* at = &rec.moves;
+  for (Move m : best.pv) {
+    at->push_back(MoveNode{MoveToCoord(p.variant(), m), "", {}});
+    at = &at->back().next;
+  }
+  VerifyOptions vo;
+  vo.solve = so;
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(rec, vo, &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kConfirmed);
+  EXPECT_TRUE(rep.book_audited);
+  EXPECT_TRUE(rep.book.empty()) << rep.book[0].text;
+
+  // A first move that still wins but more slowly is flagged with both lengths.
+  Move slower;
+  int slower_plies = -1;
+  for (const FirstMove& f : best.first_moves)
+    if (f.result == Claim::kWin && f.mate_plies > best.mate_plies) slower = f.move, slower_plies = f.mate_plies;
+  ASSERT_FALSE(slower.is_none()) << "every winning first move is fastest";
+  rec.moves.clear();
+  rec.moves.push_back(MoveNode{MoveToCoord(p.variant(), slower), "", {}});
+  ASSERT_TRUE(VerifyRecord(rec, vo, &rep).ok());
+  ASSERT_FALSE(rep.book.empty());
+  EXPECT_EQ(rep.book[0].kind, BookDeparture::Kind::kLengthens);
+  EXPECT_EQ(rep.book[0].best_plies, best.mate_plies);
+  EXPECT_EQ(rep.book[0].book_plies, slower_plies);
+}
+
+TEST_F(Tables, CaptureIntoATableIsALeaf) {
+  // One more Black piece: the root has no table, but the rook takes the
+  // hanging pawn at once, into KRKA. With the tables the search proves the
+  // win; every line it gives replays legally to mate.
+  const Position p = Pos("4k4/4a4/9/9/9/9/9/9/5p3/3K1R3 w");
+  SolveOptions o;
+  o.max_seconds = 0;
+  o.max_nodes = 2'000'000;
+  o.tt_bytes = size_t{8} << 20;
+  o.cooks = false;
+  o.tablebase = oracle_.get();
+  const SolveResult r = Solve(p, o);
+  ASSERT_EQ(r.result, Claim::kWin) << r.note;
+  EXPECT_NE(r.proof, ProofKind::kTablebase);
+  if (r.mate_exact && static_cast<int>(r.pv.size()) == r.mate_plies) {
+    EXPECT_TRUE(ReplaysToMate(p, r.pv));
+  }
+}
+
+}  // namespace
+}  // namespace canju
+
+#endif  // CANJU_HAVE_TABLEBASE
