@@ -27,7 +27,7 @@ void Check(const Status& st, int code = 1) {
 }
 
 void BuildTables(const Variant& v, const std::vector<std::string>& tables, const std::string& dir, int threads,
-                 uint64_t memory_mib, int level, bool quiet) {
+                 uint64_t memory_mib, int level, bool quiet, bool phases) {
   std::vector<tb::PlanItem> plan;
   Check(tb::MakePlan(v, tables, dir, &plan), 2);
   uint64_t peak = 0;
@@ -57,6 +57,17 @@ void BuildTables(const Variant& v, const std::vector<std::string>& tables, const
     bar = std::make_unique<ProgressBar>("", 0, quiet);
     std::fprintf(stderr, "built %s\n", line.c_str());
   };
+  if (phases) {
+    // The process's own memory before any table (code, libraries, variant):
+    // peak figures include it.
+    std::fprintf(stderr, "process RSS before building: %s\n", Mib(tb::PhaseClock::CurrentRss()).c_str());
+    opts.phase_log = [&](const std::string& table, const std::string& phase, double wall, double cpu, uint64_t rss) {
+      bar->Finish();
+      bar = std::make_unique<ProgressBar>("", 0, quiet);
+      std::fprintf(stderr, "  %s %-28s %8.2f s wall %8.2f s CPU   peak RSS %s\n", table.c_str(), (phase + ":").c_str(),
+                   wall, cpu, Mib(rss).c_str());
+    };
+  }
   Status st = tb::BuildPlan(v, plan, opts);
   bar->Finish();
   if (st.code() == Status::Code::kResourceExhausted) throw CommandError{st.message(), 3};
@@ -141,15 +152,17 @@ void RegisterTablebaseCommands(CLI::App& app) {
     auto memory = std::make_shared<uint64_t>(0);
     auto level = std::make_shared<int>(9);
     auto quiet = std::make_shared<bool>(false);
+    auto phases = std::make_shared<bool>(false);
     cmd->add_option("--dir", *dir, "Table directory")->capture_default_str();
     cmd->add_option("--threads", *threads, "Threads (default: all cores)")->check(CLI::Range(0, 1024));
     cmd->add_option("--memory-limit", *memory, "Refuse tables that need more MiB (default: memory available now)");
     cmd->add_option("--level", *level, "zstd compression level")->check(CLI::Range(1, 22))->capture_default_str();
     cmd->add_flag("--quiet,-q", *quiet, "No progress bar");
+    cmd->add_flag("--phases", *phases, "Print each phase's wall and CPU time and the peak memory so far");
     cmd->add_option("tables", *tables, "Material signatures, e.g. KRKAA KCPKAB (chess: KQKR)")->required();
     cmd->callback([=] {
       auto v = opts->Load();
-      BuildTables(*v, *tables, *dir, *threads, *memory, *level, *quiet);
+      BuildTables(*v, *tables, *dir, *threads, *memory, *level, *quiet, *phases);
     });
   }
   {
@@ -271,7 +284,7 @@ void RegisterTablebaseCommands(CLI::App& app) {
       std::shared_ptr<const Variant> v;
       Check(LoadVariant("xiangqi", &v));
       const std::vector<std::string> tables = {"KRK", "KNK", "KPK", "KCKA", "KRKA", "KRKAA"};
-      BuildTables(*v, tables, *dir, 0, 0, 9, *quiet);
+      BuildTables(*v, tables, *dir, 0, 0, 9, *quiet, false);
       for (const std::string& t : tables) PrintStats(*v, StatsJson(*v, *dir, t));
     });
   }

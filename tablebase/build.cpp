@@ -79,13 +79,15 @@ Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const
     if (Status st = ix.Init(v, m); !st.ok()) return st.WithContext(it.name);
     it.entries = ix.size();
     sizes.push_back(it.entries);
-    // Cells (2 bytes per entry and side) plus the sub-tables held in memory.
-    uint64_t peak = 4 * it.entries;
+    // Cells (one byte per entry and side), the sub-tables held decoded (at
+    // most two bytes per entry and side) and the process itself (code,
+    // libraries, buffers: about 20 MiB). docs/tablebase.md, "Memory".
+    uint64_t peak = 2 * it.entries;
     for (const Material& s : Successors(v, m)) {
       Indexer sx;
       if (sx.Init(v, s).ok()) peak += 4 * sx.size();
     }
-    it.peak_bytes = peak + (16ULL << 20);
+    it.peak_bytes = peak + (20ULL << 20);
     TableHeader h;
     Status st = ReadTableHeader(v, dir, it.name, &h);
     // A table of the same variant built under other rules (--set) is not
@@ -122,7 +124,12 @@ Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const Buil
     const std::string path = opts.dir + "/" + file;
     RemoveStaleTemporaries(opts.dir, file);
     auto t0 = std::chrono::steady_clock::now();
-    Generator gen(v, it.material, opts.threads, opts.progress);
+    GeneratorOptions gopts;
+    if (opts.phase_log)
+      gopts.phase_log = [&](const std::string& phase, double wall, double cpu, uint64_t rss) {
+        opts.phase_log(it.name, phase, wall, cpu, rss);
+      };
+    Generator gen(v, it.material, opts.threads, opts.progress, gopts);
     if (Status st = gen.Init(opts.dir); !st.ok()) return st;
     if (Status st = gen.Run(); !st.ok()) return st;
     if (Status st = gen.Write(path, opts.compression_level); !st.ok()) return st;

@@ -31,6 +31,10 @@ struct BuildOptions {
   uint64_t memory_limit = 0;   // 0: the memory available now
   ProgressFn progress;
   std::function<void(const std::string&)> log;  // one line per table
+  // Per table and phase: wall and CPU seconds, peak RSS so far (bytes).
+  std::function<void(const std::string& table, const std::string& phase, double wall_s, double cpu_s,
+                     uint64_t peak_rss)>
+      phase_log;
 };
 
 struct BuildReport {

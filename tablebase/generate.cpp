@@ -2,9 +2,13 @@
 // sub-tables), the propagation of values by un-moves one distance at a time
 // in OpenMP-parallel passes over chunks of the index, statistics and writing.
 #include <omp.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
+#include <cstdio>
 
 #include "tablebase/generator.h"
 
@@ -31,6 +35,37 @@ Generator::Generator(const Variant& v, const Material& m, int threads, ProgressF
       progress_(std::move(progress)), opts_(opts) {}
 
 Generator::~Generator() = default;
+
+std::pair<double, double> PhaseClock::Lap() {
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  rusage ru;
+  ::getrusage(RUSAGE_SELF, &ru);
+  const double cpu = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                     1e-6 * static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+  const std::pair<double, double> lap{wall - wall_, cpu - cpu_};
+  wall_ = wall, cpu_ = cpu;
+  return lap;
+}
+
+uint64_t PhaseClock::PeakRss() {
+  rusage ru;
+  ::getrusage(RUSAGE_SELF, &ru);
+  return static_cast<uint64_t>(ru.ru_maxrss) * 1024;
+}
+
+uint64_t PhaseClock::CurrentRss() {
+  unsigned long long pages = 0, resident = 0;
+  FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return 0;
+  if (std::fscanf(f, "%llu %llu", &pages, &resident) != 2) resident = 0;
+  std::fclose(f);
+  return resident * static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+void Generator::EndPhase(const char* phase) {
+  const auto [wall, cpu] = clock_.Lap();
+  if (opts_.phase_log) opts_.phase_log(phase, wall, cpu, PhaseClock::PeakRss());
+}
 
 uint64_t Generator::ram_bytes() const {
   uint64_t n = cells_[0].size() + cells_[1].size();
@@ -377,15 +412,27 @@ uint16_t Generator::StoredValue(Color side, uint64_t idx, uint8_t code) {
 }
 
 Status Generator::Run() {
+  EndPhase("set-up and sub-tables");
   if (Status st = Initialise(); !st.ok()) return st;
+  EndPhase("initialise");
   Propagate(false);
+  EndPhase("propagate");
   if (v_.rules().perpetual_check == Outcome::kLoss)
     if (Status st = Perpetual(); !st.ok()) return st;
   if (max_dtm_.load() >= kMaxDtm)
     return Status::Unsupported(name_ + ": a distance to mate above " + std::to_string(kMaxDtm) + " plies");
   Finish();
   if (Status st = Verify(); !st.ok()) return st;
-  return Statistics();
+  EndPhase("verify");
+  Status st = Statistics();
+  // Writing needs the cells only: the sub-tables and chunk masks go before
+  // the compression buffers come, so the build's peak is the generation's.
+  subs_.clear();
+  geo_.capture_links.clear();
+  geo_.promo_links.clear();
+  for (auto& m : level_mask_) std::vector<uint64_t>().swap(m);
+  EndPhase("statistics");
+  return st;
 }
 
 // Statistics: each position once (entries of a symmetric royal pair exist
@@ -460,6 +507,7 @@ Status Generator::Write(const std::string& path, int compression_level) {
       },
       compression_level, threads_);
   for (auto& c : cells_) std::vector<uint8_t>().swap(c);
+  EndPhase("compress and write");
   return st;
 }
 

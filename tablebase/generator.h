@@ -39,6 +39,22 @@ struct GeneratorOptions {
   // when the table has at most this many entries per side; bigger tables
   // check a fixed sample (one entry in kEngineSample).
   uint64_t engine_check_below = 1 << 20;
+  // Called at the end of each phase: its wall and CPU seconds (all threads)
+  // and the process's peak RSS so far (`canju tb build --phases`).
+  std::function<void(const std::string& phase, double wall_s, double cpu_s, uint64_t peak_rss_bytes)> phase_log;
+};
+
+// Wall and CPU time of the process since the last lap.
+class PhaseClock {
+ public:
+  PhaseClock() { Lap(); }
+  // Seconds since the previous call: wall, CPU.
+  std::pair<double, double> Lap();
+  static uint64_t PeakRss();     // bytes (getrusage)
+  static uint64_t CurrentRss();  // bytes (/proc/self/statm)
+
+ private:
+  double wall_ = 0, cpu_ = 0;
 };
 
 class Generator {
@@ -64,6 +80,8 @@ class Generator {
     Board b, aux, scratch;
     std::unique_ptr<Work> engine;  // lazily: a Position for the engine checks
   };
+
+  void EndPhase(const char* phase);
 
   void ForChunks(const std::string& phase, const std::function<void(Work&, Color, uint64_t, uint64_t)>& body);
   // Chunks of entries with both sides to move in one body (one decode serves both).
@@ -148,6 +166,7 @@ class Generator {
   Overflow overflow_;
   std::map<std::string, std::unique_ptr<LoadedTable>> subs_;
   std::atomic<int> max_dtm_{0};
+  PhaseClock clock_;
   int orders_ = 0;
   std::string error_;
 };

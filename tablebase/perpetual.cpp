@@ -330,7 +330,10 @@ void Generator::PropagateResults() {
 }
 
 Status Generator::Perpetual() {
-  if (!AnyCandidate()) return Status::OK();
+  if (!AnyCandidate()) {
+    EndPhase("perpetual check: none");
+    return Status::OK();
+  }
   ToResultLayout();
   for (;;) {
     bool any = false;
@@ -345,7 +348,10 @@ Status Generator::Perpetual() {
     }
     if (!any) break;
   }
-  return RecomputeDistances();
+  EndPhase("perpetual check: orders");
+  Status st = RecomputeDistances();
+  EndPhase("perpetual check: distances");
+  return st;
 }
 
 }  // namespace canju::tb
