@@ -131,7 +131,13 @@ class Generator {
   // Records that chunk idx >> kChunkBits of `side` holds a result at distance d,
   // so that the pass for level d + 1 can skip the chunks without any.
   static constexpr int kChunkBits = 12;
-  void Mark(Color side, uint64_t idx, int d) { MarkBits(side, idx, 1ULL << (d & 63)); }
+  // In the distance layout nothing clears a mask while a level runs, so a
+  // bit already set needs no write (fewer contended read-modify-writes).
+  void Mark(Color side, uint64_t idx, int d) {
+    uint64_t& m = level_mask_[side][idx >> kChunkBits];
+    const uint64_t bit = 1ULL << (d & 63);
+    if (!(__atomic_load_n(&m, __ATOMIC_RELAXED) & bit)) __atomic_fetch_or(&m, bit, __ATOMIC_RELAXED);
+  }
   // In the result layout (perpetual.cpp) the chunk masks say what a chunk may
   // hold, so that the passes over S, its dirty members and the flagged
   // counters skip the chunks without any: without them each round of each
