@@ -1,7 +1,6 @@
 #include "solver/dfpn.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <ctime>
 #include <limits>
 
@@ -25,7 +24,6 @@ uint32_t Widen(uint32_t x) {
   return y > kBig ? kBig : static_cast<uint32_t>(y);
 }
 uint32_t Clamp(uint32_t x) { return std::clamp<uint32_t>(x, 1, kBig); }
-const bool kWeakPn = std::getenv("CANJU_WPNS") != nullptr;  // EXPERIMENT
 
 }  // namespace
 
@@ -321,7 +319,6 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
   while (!kids.empty()) {
     // This node's numbers from its children.
     uint32_t best_num = kInf, second = kInf, sum = 0;
-    uint32_t unsolved = 0;  // AND node: children not proven yet
     int best = -1;
     bool decided = false;
     if (or_node) {
@@ -355,21 +352,18 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
       int disproven = -1, proven_all = 1;
       int16_t rep_min = kNoRep;
       uint16_t len_max = 0;
-      uint32_t max_pn = 0;
       for (int i = 0; i < static_cast<int>(kids.size()); ++i) {
         const Child& c = kids[i];
         if (c.dn == 0) {
           if (disproven < 0 || c.rep > kids[disproven].rep) disproven = i;
         }
-        if (c.pn != 0) proven_all = 0, ++unsolved;
+        if (c.pn != 0) proven_all = 0;
         else len_max = std::max(len_max, c.len);
         rep_min = std::min(rep_min, c.rep);
         if (c.dn < best_num) second = best_num, best_num = c.dn, best = i;
         else if (c.dn < second) second = c.dn;
         sum = SatAdd(sum, c.pn);
-        max_pn = std::max(max_pn, c.pn);
       }
-      if (kWeakPn && unsolved > 0) sum = SatAdd(max_pn, unsolved - 1);
       if (disproven >= 0) {
         r = {kInf, 0, 0, kids[disproven].rep};
         decided = true;
@@ -390,8 +384,7 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
       child_thdn = thdn >= kInf ? kInf : SatAdd(thdn - r.dn, c.dn);
     } else {
       child_thdn = std::min(thdn, Widen(second));
-      if (kWeakPn) child_thpn = thpn >= kInf ? kInf : thpn - (unsolved - 1);
-      else child_thpn = thpn >= kInf ? kInf : SatAdd(thpn - r.pn, c.pn);
+      child_thpn = thpn >= kInf ? kInf : SatAdd(thpn - r.pn, c.pn);
     }
     // The child must be able to move its numbers before it returns, or the
     // loop would spin when numbers saturate.

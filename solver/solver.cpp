@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 #include <sstream>
 
@@ -382,7 +381,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
     // 2. Every attacker move, no depth bound: the workhorse for quiet moves
     // and small-material endings.
     const Question all{us, Mode::kAll, kUnbounded};
-    const Answer a = Prove(pos, all, std::getenv("CANJU_ALLFRAC") ? std::atof(std::getenv("CANJU_ALLFRAC")) : 0.7);  // EXPERIMENT
+    const Answer a = Prove(pos, all, 0.7);
     if (!decide(all, a, ProofKind::kFullWidth)) {
       if (a.status == ProofStatus::kDisproven) {
         no_win_at_all = true;
