@@ -3,6 +3,7 @@
 // move is not a check, a perpetual-check trap, chess mates and stalemate.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -332,6 +333,28 @@ TEST(Solver, BudgetRunsOutHonestly) {
   if (r.result == Claim::kUnknown) {
     EXPECT_FALSE(r.note.empty());
   }
+}
+
+TEST(Solver, CpuClockBudgetStopsTheSearch) {
+  // The opening position is far beyond any budget: the search stops once the
+  // thread has spent its CPU seconds, says unknown, and reports the CPU time
+  // it used.
+  Position p = Pos("xiangqi", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w");
+  SolveOptions o;
+  o.max_seconds = 0.2;
+  o.cpu_clock = true;
+  o.tt_bytes = size_t{4} << 20;
+  const auto start = std::chrono::steady_clock::now();
+  const SolveResult r = Solve(p, o);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.result, Claim::kUnknown);
+  // The phases share the budget (the last one leaves a little): most of it
+  // is used, never much more, and CPU time never runs ahead of the clock.
+  EXPECT_GE(r.seconds, 0.1);
+  EXPECT_LE(r.seconds, 0.3);
+  EXPECT_GE(wall + 0.01, r.seconds);
+  EXPECT_GT(r.nodes, 0u);
+  EXPECT_NE(r.note.find("undecided"), std::string::npos) << r.note;
 }
 
 // A fake table for the 3-piece ending: every position there is a draw.
