@@ -1,6 +1,7 @@
 // Tablebase generation benchmark: builds a fixed set with 1 and 2 threads
-// and reports wall time, entries per second, peak memory and bytes on disk.
-// Numbers, not pass/fail; record them in docs/performance.md.
+// and reports wall and CPU time, entries per second, peak memory (with and
+// without the process's own baseline) and bytes on disk. Numbers, not
+// pass/fail; record them in docs/performance.md.
 //
 //   tablebase_bench [--full] [--dir DIR] [--threads 1,2] [TABLE...]
 //
@@ -81,8 +82,10 @@ int main(int argc, char** argv) {
     if (full) jobs.push_back({"chess", "KRPKR"});
   }
   ::mkdir(dir.c_str(), 0755);
-  std::printf("%-8s %-8s %7s %9s %12s %10s %9s %10s %12s %7s\n", "variant", "table", "threads", "wall s", "entries/s",
-              "peak MiB", "B/entry", "file B", "B/position", "orders");
+  // B/entry: peak RSS per entry and side to move; net: less the RSS the
+  // process had before building (code, libraries, variant tables).
+  std::printf("%-8s %-8s %7s %9s %9s %12s %9s %9s %8s %8s %10s %11s %7s\n", "variant", "table", "threads", "wall s",
+              "CPU s", "entries/s", "peak MiB", "base MiB", "B/entry", "net", "file B", "B/position", "orders");
   for (const Job& job : jobs) {
     const Variant& v = BuiltinVariant(job.variant);
     const std::string sub = dir + "/" + job.variant;
@@ -99,6 +102,7 @@ int main(int argc, char** argv) {
       pid_t pid = ::fork();
       if (pid == 0) {
         ::close(fds[0]);
+        const uint64_t base = tb::PhaseClock::CurrentRss();
         tb::BuildOptions opts;
         opts.dir = sub;
         opts.threads = t;
@@ -111,8 +115,8 @@ int main(int argc, char** argv) {
           _exit(1);
         }
         char buf[128];
-        int n = std::snprintf(buf, sizeof buf, "%llu %d\n", static_cast<unsigned long long>(reps.back().file_bytes),
-                              reps.back().orders);
+        int n = std::snprintf(buf, sizeof buf, "%llu %d %llu\n", static_cast<unsigned long long>(reps.back().file_bytes),
+                              reps.back().orders, static_cast<unsigned long long>(base));
         if (::write(fds[1], buf, n) != n) _exit(1);
         _exit(0);
       }
@@ -128,16 +132,19 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "%s failed\n", target.name.c_str());
         return 1;
       }
-      unsigned long long bytes = 0;
+      unsigned long long bytes = 0, base = 0;
       int orders = 0;
-      std::sscanf(buf, "%llu %d", &bytes, &orders);
+      std::sscanf(buf, "%llu %d %llu", &bytes, &orders, &base);
+      const double cpu = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                         1e-6 * static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
       tb::TableHeader h;
       if (!tb::ReadTableHeader(v, sub, target.name, &h).ok()) return 1;
       const double entries = 2.0 * static_cast<double>(target.entries);
       const double peak = static_cast<double>(ru.ru_maxrss) * 1024.0;
-      std::printf("%-8s %-8s %7d %9.2f %12.0f %10.1f %9.3f %10llu %12.4f %7d\n", job.variant.c_str(),
-                  target.name.c_str(), t, wall, entries / wall, peak / (1 << 20), peak / entries, bytes,
-                  static_cast<double>(bytes) / static_cast<double>(h.positions()), orders);
+      std::printf("%-8s %-8s %7d %9.2f %9.2f %12.0f %9.1f %9.1f %8.3f %8.3f %10llu %11.4f %7d\n",
+                  job.variant.c_str(), target.name.c_str(), t, wall, cpu, entries / wall, peak / (1 << 20),
+                  static_cast<double>(base) / (1 << 20), peak / entries, (peak - static_cast<double>(base)) / entries,
+                  bytes, static_cast<double>(bytes) / static_cast<double>(h.positions()), orders);
       std::fflush(stdout);
     }
   }
