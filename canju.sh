@@ -42,10 +42,23 @@ build() {
   cmake --build "$dir" -j "$JOBS"
 }
 
+# A build whose progress lines are hidden; on failure they are shown.
+quiet_build() {
+  local log
+  log=$(mktemp)
+  if ! build "$@" >"$log"; then
+    cat "$log" >&2
+    rm -f "$log"
+    echo "canju: the build failed (output above)" >&2
+    return 1
+  fi
+  rm -f "$log"
+}
+
 section() { printf '\n\033[1m== %s ==\033[0m\n' "$*"; }
 
 demo() {
-  build >/dev/null
+  quiet_build
   local canju="$BUILD/cli/canju"
   section "Variants"
   "$canju" variants
@@ -98,24 +111,24 @@ case "${1:-help}" in
   demo) shift; demo "$@" ;;
   test)
     shift
-    build >/dev/null
+    quiet_build
     ctest --test-dir "$BUILD" --output-on-failure -j "$JOBS" "$@"
     ;;
   bench)
     shift
-    build >/dev/null
+    quiet_build
     for b in "$BUILD"/bench/*_bench; do [ -x "$b" ] && "$b" "$@"; done
     ;;
   sanitize)
     shift
-    build "$ROOT/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANJU_SANITIZE=ON >/dev/null
+    quiet_build "$ROOT/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANJU_SANITIZE=ON
     ctest --test-dir "$ROOT/build-asan" --output-on-failure -j "$JOBS" "$@"
     ;;
   fuzz)
     shift
     setup clang libclang-rt-14-dev
     secs=${1:-20}
-    CXX=clang++ build "$ROOT/build-fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANJU_FUZZ=ON >/dev/null
+    CXX=clang++ quiet_build "$ROOT/build-fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANJU_FUZZ=ON
     for f in "$ROOT"/build-fuzz/tests/fuzz/fuzz_*; do
       [ -x "$f" ] || continue
       echo "== $(basename "$f") ($secs s)"
