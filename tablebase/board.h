@@ -20,7 +20,9 @@ namespace canju::tb {
 // sub-table): its stored values (format.h) at the file's width.
 struct LoadedTable {
   Indexer index;
-  std::vector<uint8_t> raw[2];  // per side to move, `width` bytes per entry (little-endian)
+  // Per side to move, `width` bytes per entry (little-endian); a side that
+  // no capture or promotion of the table being built reaches stays empty.
+  std::vector<uint8_t> raw[2];
   int width = 1;
   uint16_t Value(int side, uint64_t i) const {
     return width == 1 ? raw[side][i]

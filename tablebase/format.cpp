@@ -360,10 +360,14 @@ Status TableFile::ReadBlock(int side, uint64_t block, std::vector<uint16_t>* out
   return Status::OK();
 }
 
-Status TableFile::ReadAllRaw(std::vector<uint8_t> raw[2]) {
+Status TableFile::ReadAllRaw(std::vector<uint8_t> raw[2], unsigned sides) {
   if (Status st = Verify(); !st.ok()) return st;
   const uint64_t width = header_.value_bytes;
   for (int s = 0; s < 2; ++s) {
+    if (!(sides >> s & 1)) {
+      std::vector<uint8_t>().swap(raw[s]);
+      continue;
+    }
     raw[s].assign(header_.entries * width, 0);
     for (uint64_t block = 0; block < blocks_per_side_; ++block) {
       const uint64_t b = s * blocks_per_side_ + block;

@@ -93,8 +93,10 @@ class TableFile {
   uint64_t blocks_per_side() const { return blocks_per_side_; }
   // Reads and verifies the whole table into memory.
   Status ReadAll(std::vector<uint16_t> values[2]);
-  // The same at the file's width (header().value_bytes per entry, little-endian).
-  Status ReadAllRaw(std::vector<uint8_t> raw[2]);
+  // The same at the file's width (header().value_bytes per entry,
+  // little-endian), for the sides to move in `sides` (bit s: side s; the
+  // others are left empty).
+  Status ReadAllRaw(std::vector<uint8_t> raw[2], unsigned sides = 3);
   ~TableFile();
 
  private:

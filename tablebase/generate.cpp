@@ -96,7 +96,11 @@ Status Generator::Init(const std::string& dir) {
   if (Status st = geo_.Init(index_); !st.ok()) return st.WithContext(name_);
 
   // Sub-tables, and the link of every capture and promotion to one of them.
-  auto load = [&](const Material& m, const LoadedTable** out, bool* flip) -> Status {
+  // Only the sides to move that some link probes are read (a capture
+  // leaves the captured piece's owner to move): often half of each table.
+  std::map<std::string, std::unique_ptr<TableFile>> files;
+  std::map<std::string, unsigned> sides;
+  auto load = [&](const Material& m, const LoadedTable** out, bool* flip, Color mover) -> Status {
     Material canon = Canonical(v_, m, flip);
     const std::string name = canon.Name(v_);
     if (!subs_.count(name)) {
@@ -111,10 +115,11 @@ Status Generator::Init(const std::string& dir) {
       if (t->index.size() != f->header().entries)
         return Status::Corruption(path + ": index size does not match this build's index scheme");
       t->width = static_cast<int>(f->header().value_bytes);
-      if (Status st = f->ReadAllRaw(t->raw); !st.ok()) return st;
+      files[name] = std::move(f);
       subs_[name] = std::move(t);
     }
     *out = subs_[name].get();
+    sides[name] |= 1u << (*flip ? mover : ~mover);  // the side to move there (Geometry::ProbeSub)
     return Status::OK();
   };
   for (int cap = 2; cap < index_.slots(); ++cap) {
@@ -122,7 +127,7 @@ Status Generator::Init(const std::string& dir) {
     --m.count[index_.slot_color(cap)][index_.slot_kind(cap)];
     const LoadedTable* t;
     bool flip;
-    if (Status st = load(m, &t, &flip); !st.ok()) return st;
+    if (Status st = load(m, &t, &flip, ~index_.slot_color(cap)); !st.ok()) return st;
     geo_.SetCaptureLink(cap, t, flip);
   }
   const int G = static_cast<int>(index_.groups().size());
@@ -144,8 +149,10 @@ Status Generator::Init(const std::string& dir) {
         --m.count[mover][pawn];
         ++m.count[mover][q];
         Geometry::SubLink& link = geo_.promo_links[(mover * (G + 1) + g + 1) * (K + 1) + q + 1];
-        if (Status st = load(m, &link.table, &link.flip); !st.ok()) return st;
+        if (Status st = load(m, &link.table, &link.flip, Color(mover)); !st.ok()) return st;
       }
+  for (auto& [name, f] : files)
+    if (Status st = f->ReadAllRaw(subs_[name]->raw, sides[name]); !st.ok()) return st;
 
   // Small tables are not worth the threads' start-up and barriers.
   threads_ = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(threads_, index_.size() / 65536)));
