@@ -22,8 +22,12 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <mutex>
+#include <new>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "variants/types.h"
 
@@ -135,6 +139,35 @@ inline void Scan(const uint8_t* cells, uint64_t begin, uint64_t end, WordFilter&
   for (; i < end; ++i) f(i);
 }
 }  // namespace cellscan
+
+// The cells' storage: zeroed by calloc (fresh pages from the kernel for
+// large sizes) and never value-initialised again, so pages whose entries are
+// all illegal (code 0) are never written and never count in the process's
+// resident memory. Passes write a cell only when its code changes.
+template <class T>
+struct ZeroedAllocator {
+  using value_type = T;
+  ZeroedAllocator() = default;
+  template <class U>
+  ZeroedAllocator(const ZeroedAllocator<U>&) {}
+  T* allocate(size_t n) {
+    void* p = std::calloc(n, sizeof(T));
+    if (!p) throw std::bad_alloc();
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t) { std::free(p); }
+  template <class U>
+  void construct(U*) {}  // already zero
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+  template <class U>
+  bool operator==(const ZeroedAllocator<U>&) const { return true; }
+  template <class U>
+  bool operator!=(const ZeroedAllocator<U>&) const { return false; }
+};
+using CellVector = std::vector<uint8_t, ZeroedAllocator<uint8_t>>;
 
 // Counters and distances that do not fit in a cell, per (side, entry).
 class Overflow {

@@ -157,7 +157,10 @@ Status Generator::Init(const std::string& dir) {
   // Small tables are not worth the threads' start-up and barriers.
   threads_ = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(threads_, index_.size() / 65536)));
   for (int s = 0; s < 2; ++s) {
-    cells_[s].assign(index_.size(), DtmCodes::kIllegal);
+    static_assert(DtmCodes::kIllegal == 0 && WdlCodes::kIllegal == 0, "fresh cells are zero: illegal");
+    cells_[s].clear();
+    cells_[s].shrink_to_fit();
+    cells_[s].resize(index_.size());
     level_mask_[s].assign((index_.size() >> kChunkBits) + 1, 0);
   }
   int counters = opts_.counter_codes > 0 ? opts_.counter_codes : std::min(geo_.max_quiet_moves(), 60);
@@ -513,7 +516,7 @@ Status Generator::Write(const std::string& path, int compression_level) {
         for (uint64_t i = begin; i < end; ++i) out[i - begin] = StoredValue(Color(side), i, cells_[side][i]);
       },
       compression_level, threads_);
-  for (auto& c : cells_) std::vector<uint8_t>().swap(c);
+  for (auto& c : cells_) CellVector().swap(c);
   EndPhase("compress and write");
   return st;
 }

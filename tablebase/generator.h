@@ -165,7 +165,7 @@ class Generator {
   Indexer index_;
   Geometry geo_;
   TableHeader header_;
-  std::vector<uint8_t> cells_[2];
+  CellVector cells_[2];
   std::vector<uint64_t> level_mask_[2];
   DtmCodes dtm_;
   WdlCodes wdl_;

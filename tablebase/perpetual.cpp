@@ -100,7 +100,7 @@ void Generator::ToResultLayout() {
       else if (c == dtm_.big_counter()) r = wdl_.Counter(wdl_.counters() + 1, true);
       else if (dtm_.IsCounter(c)) r = wdl_.Counter(dtm_.CounterOf(c), true);
       else r = (DistAt(Color(s), i, c) & 1) ? WdlCodes::kWinDone : WdlCodes::kLossDone;
-      cells[i] = r;
+      if (r != c) cells[i] = r;  // illegal cells stay unwritten (cells.h)
     }
     std::fill(level_mask_[s].begin(), level_mask_[s].end(), kFlaggedChunk);
   }
