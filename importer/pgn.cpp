@@ -13,11 +13,6 @@
 namespace canju::importer {
 namespace {
 
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 bool IsSpaceAt(const std::string& t, size_t i, size_t* len) {
   unsigned char c = static_cast<unsigned char>(t[i]);
   if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v') return *len = 1, true;
@@ -159,8 +154,8 @@ class PgnParser {
     }
     // A tag after moves, or one the game already has, starts the next game
     // (tag-only games such as FEN blocks have no movetext in between).
-    if (in_movetext_ || tag_names_.count(Lower(key))) StartGame();
-    tag_names_.insert(Lower(key));
+    if (in_movetext_ || tag_names_.count(text::AsciiLower(key))) StartGame();
+    tag_names_.insert(text::AsciiLower(key));
     game().tags.emplace_back(key, value);
   }
 
@@ -273,7 +268,7 @@ void ApplyTags(const PgnGame& g, GameDraft* d) {
   Record& rec = d->record;
   std::string event, title, red, black, round, fen, result, claim, collection, number;
   for (const auto& [key, value] : g.tags) {
-    std::string k = Lower(key);
+    std::string k = text::AsciiLower(key);
     if (k == "fen") {
       fen = value;
     } else if (k == "event") {
@@ -337,7 +332,7 @@ void ApplyTags(const PgnGame& g, GameDraft* d) {
 
   if (!claim.empty()) {
     meta::ClaimHint h;
-    if (ParseClaim(Lower(claim), &h.claim)) {
+    if (ParseClaim(text::AsciiLower(claim), &h.claim)) {
       h.mover_view = true;
       h.origin = "Claim tag";
       d->claims.push_back(h);

@@ -2,6 +2,7 @@
 
 #include <iconv.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -200,6 +201,11 @@ std::string Trim(std::string_view s) {
   while (space_at_front(&n)) s.remove_prefix(n);
   while (space_at_back(&n)) s.remove_suffix(n);
   return std::string(s);
+}
+
+std::string AsciiLower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
 std::string NormalizeNewlines(std::string_view s) {

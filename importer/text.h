@@ -28,6 +28,9 @@ const char* EncodingName(Encoding e);
 // quoting input in messages).
 std::string Prefix(std::string_view s, size_t max_bytes);
 
+// ASCII letters in lower case; other bytes as they are (tag names).
+std::string AsciiLower(std::string s);
+
 // Trims ASCII and full-width (U+3000) spaces at both ends.
 std::string Trim(std::string_view s);
 

@@ -2,11 +2,13 @@
 // and FEN lists (one line per record, EPD-like operations).
 #include <cctype>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "importer/importer.h"
 #include "importer/metadata.h"
+#include "importer/text.h"
 #include "variants/notation.h"
 #include "variants/registry.h"
 
@@ -146,7 +148,13 @@ Status WritePgn(const std::vector<Record>& records, PgnMoveStyle style, std::str
       return st.WithContext(rec.source + ": start position");
     std::string& o = *out;
     // Appended piecewise: GCC 12 warns falsely (-Wrestrict) on "[" + string.
-    auto tag = [&o](const std::string& name, const std::string& value) {
+    // Each name once per game (a repeated tag starts the next game when the
+    // file is read back); names that only the clean-up made equal get a
+    // suffix.
+    std::set<std::string> written;
+    auto tag = [&o, &written](std::string name, const std::string& value) {
+      const std::string base = name;
+      for (int n = 2; !written.insert(text::AsciiLower(name)).second; ++n) name = base + "_" + std::to_string(n);
       o += '[';
       o += name;
       o += ' ';

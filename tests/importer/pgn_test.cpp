@@ -132,6 +132,26 @@ TEST(PgnWriter, BlackToMoveAndMoveNumbers) {
   EXPECT_NE(pgn.find("[Result \"1-0\"]"), std::string::npos) << pgn;
 }
 
+TEST(PgnWriter, TagNamesThatCleanUpAlikeStayOneGame) {
+  // Found by fuzzing: two tags whose names differ only in characters a PGN
+  // tag name cannot hold were written under one name, and the repeated tag
+  // split the game in two when read back.
+  Record rec = Example();
+  rec.tags["甲x"] = "1";
+  rec.tags["乙x"] = "2";
+  rec.tags["red"] = "红方";
+  rec.tags["r@ed"] = "3";
+  std::string pgn;
+  ASSERT_TRUE(WritePgn({rec}, PgnMoveStyle::kIccs, &pgn).ok());
+  ReadResult back;
+  ASSERT_TRUE(ReadCollectionData("b.pgn", pgn, Format::kPgn, &back).ok());
+  ASSERT_EQ(back.records.size(), 1u) << pgn;
+  EXPECT_EQ(back.records[0].tags.at("red"), "红方");
+  ASSERT_TRUE(back.records[0].tags.count("___x") && back.records[0].tags.count("___x_2")) << pgn;
+  EXPECT_EQ(back.records[0].tags.at("___x") + back.records[0].tags.at("___x_2"), "21") << pgn;  // 乙 sorts first
+  EXPECT_EQ(back.records[0].tags.at("r_ed"), "3") << pgn;
+}
+
 TEST(PgnWriter, ClosingBraceInACommentIsKeptReadable) {
   Record rec = Example();
   rec.moves[0].comment = "a}b";
