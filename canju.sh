@@ -128,14 +128,27 @@ case "${1:-help}" in
     shift
     setup clang libclang-rt-14-dev
     secs=${1:-20}
+    failed=()
     CXX=clang++ quiet_build "$ROOT/build-fuzz" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANJU_FUZZ=ON
     for f in "$ROOT"/build-fuzz/tests/fuzz/fuzz_*; do
       [ -x "$f" ] || continue
       echo "== $(basename "$f") ($secs s)"
       corpus="$ROOT/build-fuzz/corpus/$(basename "$f")"; mkdir -p "$corpus"
-      UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
-        "$f" -max_total_time="$secs" -timeout=5 "$corpus" "$ROOT/tests/fuzz/seeds/$(basename "$f")" 2>&1 | tail -n 2
+      # A crash is written to build-fuzz/ (not the source tree); the other
+      # targets still run, and the command fails at the end.
+      if ! UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
+        "$f" -max_total_time="$secs" -timeout=5 -artifact_prefix="$ROOT/build-fuzz/" \
+        "$corpus" "$ROOT/tests/fuzz/seeds/$(basename "$f")" >"$corpus.log" 2>&1; then
+        tail -n 40 "$corpus.log"
+        failed+=("$(basename "$f")")
+      else
+        tail -n 2 "$corpus.log"
+      fi
     done
+    if [ ${#failed[@]} -gt 0 ]; then
+      echo "canju: fuzz targets that failed: ${failed[*]} (inputs in build-fuzz/)" >&2
+      exit 1
+    fi
     ;;
   *)
     sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
