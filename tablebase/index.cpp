@@ -1,8 +1,6 @@
 #include "tablebase/index.h"
 
 #include <algorithm>
-#include <set>
-#include <tuple>
 
 namespace canju::tb {
 
@@ -17,50 +15,6 @@ uint64_t Binomial(int n, int k) {
   if (n < 0 || k < 0 || k > kMaxTablePieces || n > kSquareSlots) return 0;
   return table[n][k];
 }
-
-namespace {
-
-// True if transform `t` maps the moves of (c, k) from every square onto the
-// moves from the image square.
-bool Preserves(const Variant& v, const std::array<uint8_t, kSquareSlots>& t, Color c, int k) {
-  auto leg = [&](int l) { return l == kNullCell ? static_cast<int>(kNullCell) : static_cast<int>(t[l]); };
-  for (int sq = 0; sq < kSquareSlots; ++sq) {
-    if (!v.on_board(sq)) continue;
-    const int ts = t[sq];
-    if (v.legal_squares(c, k)[sq] != v.legal_squares(c, k)[ts]) return false;
-    const Slot& a = v.slot(c, k, sq);
-    const Slot& b = v.slot(c, k, ts);
-    if (a.leap_end - a.leap_begin != b.leap_end - b.leap_begin || a.ray_end - a.ray_begin != b.ray_end - b.ray_begin)
-      return false;
-    std::multiset<std::tuple<int, int, int, int>> la, lb;
-    for (uint32_t i = a.leap_begin; i < a.leap_end; ++i) {
-      const LeapEntry& e = v.leaps()[i];
-      la.insert({t[e.to], e.flags, std::min(leg(e.leg1), leg(e.leg2)), std::max(leg(e.leg1), leg(e.leg2))});
-    }
-    for (uint32_t i = b.leap_begin; i < b.leap_end; ++i) {
-      const LeapEntry& e = v.leaps()[i];
-      lb.insert({e.to, e.flags, std::min<int>(e.leg1, e.leg2), std::max<int>(e.leg1, e.leg2)});
-    }
-    if (la != lb) return false;
-    std::multiset<std::vector<int>> ra, rb;
-    for (uint32_t i = a.ray_begin; i < a.ray_end; ++i) {
-      const RayEntry& r = v.rays()[i];
-      std::vector<int> d{r.flags, r.mode};
-      for (int j = 0; j < r.len; ++j) d.push_back(t[v.ray_squares()[r.first + j]]);
-      ra.insert(d);
-    }
-    for (uint32_t i = b.ray_begin; i < b.ray_end; ++i) {
-      const RayEntry& r = v.rays()[i];
-      std::vector<int> d{r.flags, r.mode};
-      for (int j = 0; j < r.len; ++j) d.push_back(v.ray_squares()[r.first + j]);
-      rb.insert(d);
-    }
-    if (ra != rb) return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 Symmetry FindSymmetry(const Variant& v, const Material& m) {
   Symmetry s;
@@ -84,7 +38,7 @@ Symmetry FindSymmetry(const Variant& v, const Material& m) {
         if (swap && v.rules().flying_general) ok = false;
         for (int c = 0; c < 2 && ok; ++c)
           for (int k = 0; k < v.kind_count() && ok; ++k)
-            if (m.count[c][k]) ok = Preserves(v, t, Color(c), k);
+            if (m.count[c][k]) ok = MovesMapOnto(v, t, Color(c), Color(c), k);
         if (!ok) continue;
         found_mask |= 1 << (swap * 4 + fx * 2 + fy);
         s.map.push_back(t);

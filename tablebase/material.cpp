@@ -4,6 +4,8 @@
 #include <cctype>
 #include <functional>
 #include <set>
+#include <tuple>
+#include <vector>
 
 namespace canju::tb {
 
@@ -79,44 +81,51 @@ bool Material::operator==(const Material& o) const {
   return true;
 }
 
-bool ColourSymmetric(const Variant& v) {
-  auto flip = [&](int sq) { return MakeSquare(FileOf(sq), v.ranks() - 1 - RankOf(sq)); };
-  for (int k = 0; k < v.kind_count(); ++k) {
-    for (int sq = 0; sq < kSquareSlots; ++sq) {
-      if (!v.on_board(sq)) continue;
-      const int fs = flip(sq);
-      if (v.legal_squares(kFirst, k)[sq] != v.legal_squares(kSecond, k)[fs]) return false;
-      const Slot& a = v.slot(kFirst, k, sq);
-      const Slot& b = v.slot(kSecond, k, fs);
-      if (a.leap_end - a.leap_begin != b.leap_end - b.leap_begin) return false;
-      if (a.ray_end - a.ray_begin != b.ray_end - b.ray_begin) return false;
-      std::multiset<std::tuple<int, int, int, int>> la, lb;
-      auto leg = [&](int l) { return l == kNullCell ? static_cast<int>(kNullCell) : flip(l); };
-      for (uint32_t i = a.leap_begin; i < a.leap_end; ++i) {
-        const LeapEntry& e = v.leaps()[i];
-        la.insert({flip(e.to), e.flags, std::min(leg(e.leg1), leg(e.leg2)), std::max(leg(e.leg1), leg(e.leg2))});
-      }
-      for (uint32_t i = b.leap_begin; i < b.leap_end; ++i) {
-        const LeapEntry& e = v.leaps()[i];
-        lb.insert({e.to, e.flags, std::min<int>(e.leg1, e.leg2), std::max<int>(e.leg1, e.leg2)});
-      }
-      if (la != lb) return false;
-      std::multiset<std::vector<int>> ra, rb;
-      for (uint32_t i = a.ray_begin; i < a.ray_end; ++i) {
-        const RayEntry& r = v.rays()[i];
-        std::vector<int> d{r.flags, r.mode};
-        for (int j = 0; j < r.len; ++j) d.push_back(flip(v.ray_squares()[r.first + j]));
-        ra.insert(d);
-      }
-      for (uint32_t i = b.ray_begin; i < b.ray_end; ++i) {
-        const RayEntry& r = v.rays()[i];
-        std::vector<int> d{r.flags, r.mode};
-        for (int j = 0; j < r.len; ++j) d.push_back(v.ray_squares()[r.first + j]);
-        rb.insert(d);
-      }
-      if (ra != rb) return false;
+bool MovesMapOnto(const Variant& v, const std::array<uint8_t, kSquareSlots>& t, Color a, Color b, int k) {
+  auto leg = [&](int l) { return l == kNullCell ? static_cast<int>(kNullCell) : static_cast<int>(t[l]); };
+  for (int sq = 0; sq < kSquareSlots; ++sq) {
+    if (!v.on_board(sq)) continue;
+    const int ts = t[sq];
+    if (v.legal_squares(a, k)[sq] != v.legal_squares(b, k)[ts]) return false;
+    const Slot& from = v.slot(a, k, sq);
+    const Slot& image = v.slot(b, k, ts);
+    if (from.leap_end - from.leap_begin != image.leap_end - image.leap_begin ||
+        from.ray_end - from.ray_begin != image.ray_end - image.ray_begin)
+      return false;
+    std::multiset<std::tuple<int, int, int, int>> la, lb;
+    for (uint32_t i = from.leap_begin; i < from.leap_end; ++i) {
+      const LeapEntry& e = v.leaps()[i];
+      la.insert({t[e.to], e.flags, std::min(leg(e.leg1), leg(e.leg2)), std::max(leg(e.leg1), leg(e.leg2))});
     }
+    for (uint32_t i = image.leap_begin; i < image.leap_end; ++i) {
+      const LeapEntry& e = v.leaps()[i];
+      lb.insert({e.to, e.flags, std::min<int>(e.leg1, e.leg2), std::max<int>(e.leg1, e.leg2)});
+    }
+    if (la != lb) return false;
+    std::multiset<std::vector<int>> ra, rb;
+    for (uint32_t i = from.ray_begin; i < from.ray_end; ++i) {
+      const RayEntry& r = v.rays()[i];
+      std::vector<int> d{r.flags, r.mode};
+      for (int j = 0; j < r.len; ++j) d.push_back(t[v.ray_squares()[r.first + j]]);
+      ra.insert(d);
+    }
+    for (uint32_t i = image.ray_begin; i < image.ray_end; ++i) {
+      const RayEntry& r = v.rays()[i];
+      std::vector<int> d{r.flags, r.mode};
+      for (int j = 0; j < r.len; ++j) d.push_back(v.ray_squares()[r.first + j]);
+      rb.insert(d);
+    }
+    if (ra != rb) return false;
   }
+  return true;
+}
+
+bool ColourSymmetric(const Variant& v) {
+  std::array<uint8_t, kSquareSlots> flip;
+  for (int sq = 0; sq < kSquareSlots; ++sq)
+    flip[sq] = static_cast<uint8_t>(v.on_board(sq) ? MakeSquare(FileOf(sq), v.ranks() - 1 - RankOf(sq)) : sq);
+  for (int k = 0; k < v.kind_count(); ++k)
+    if (!MovesMapOnto(v, flip, kFirst, kSecond, k)) return false;
   return true;
 }
 

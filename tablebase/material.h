@@ -3,6 +3,7 @@
 // definition order on ties) — the order of Position::Material().
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,6 +29,13 @@ struct Material {
 
 // Non-royal kinds in signature order (royal first is implied).
 std::vector<int> SignatureOrder(const Variant& v);
+
+// True when the board transform `t` (a square for each square) carries the
+// moves of colour `a`'s kind `k` from every square onto the moves of colour
+// `b`'s kind `k` from the image square: legal squares, leaps with their
+// blocking squares, and rays. Used for the table's symmetries (a == b) and
+// for the colour swap.
+bool MovesMapOnto(const Variant& v, const std::array<uint8_t, kSquareSlots>& t, Color a, Color b, int k);
 
 // True when swapping the colours and turning the board maps the rules onto
 // themselves (Xiangqi, chess): then "KAAKR" is probed in the KRKAA table.
