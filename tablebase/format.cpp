@@ -340,19 +340,26 @@ Status TableFile::Verify() {
   return Status::OK();
 }
 
-Status TableFile::ReadBlock(int side, uint64_t block, std::vector<uint16_t>* out) const {
+Status TableFile::DecodeBlock(int side, uint64_t block, uint8_t* dst, uint64_t* count) const {
   const uint64_t b = side * blocks_per_side_ + block;
   const uint64_t begin = offsets_[b], end = offsets_[b + 1];
   std::string comp(end - begin, '\0');
   if (Status st = ReadAt(fd_, comp.data(), comp.size(), data_start_ + begin, path_); !st.ok()) return st;
   const uint64_t first = block * header_.block_entries;
-  const uint64_t count = std::min<uint64_t>(header_.block_entries, header_.entries - first);
-  std::string raw(count * header_.value_bytes, '\0');
-  size_t z = ZSTD_decompress(raw.data(), raw.size(), comp.data(), comp.size());
-  if (ZSTD_isError(z) || z != raw.size())
+  *count = std::min<uint64_t>(header_.block_entries, header_.entries - first);
+  const size_t bytes = *count * header_.value_bytes;
+  const size_t z = ZSTD_decompress(dst, bytes, comp.data(), comp.size());
+  if (ZSTD_isError(z) || z != bytes)
     return Status::Corruption(path_ + ": block " + std::to_string(b) + " does not decode");
+  return Status::OK();
+}
+
+Status TableFile::ReadBlock(int side, uint64_t block, std::vector<uint16_t>* out) const {
+  std::vector<unsigned char> raw(header_.block_entries * header_.value_bytes);
+  uint64_t count = 0;
+  if (Status st = DecodeBlock(side, block, raw.data(), &count); !st.ok()) return st;
   out->resize(count);
-  const unsigned char* r = reinterpret_cast<const unsigned char*>(raw.data());
+  const unsigned char* r = raw.data();
   if (header_.value_bytes == 1)
     for (uint64_t i = 0; i < count; ++i) (*out)[i] = r[i];
   else
@@ -370,15 +377,9 @@ Status TableFile::ReadAllRaw(std::vector<uint8_t> raw[2], unsigned sides) {
     }
     raw[s].assign(header_.entries * width, 0);
     for (uint64_t block = 0; block < blocks_per_side_; ++block) {
-      const uint64_t b = s * blocks_per_side_ + block;
-      const uint64_t begin = offsets_[b], end = offsets_[b + 1];
-      std::string comp(end - begin, '\0');
-      if (Status st = ReadAt(fd_, comp.data(), comp.size(), data_start_ + begin, path_); !st.ok()) return st;
-      const uint64_t first = block * header_.block_entries;
-      const uint64_t count = std::min<uint64_t>(header_.block_entries, header_.entries - first);
-      const size_t z = ZSTD_decompress(raw[s].data() + first * width, count * width, comp.data(), comp.size());
-      if (ZSTD_isError(z) || z != count * width)
-        return Status::Corruption(path_ + ": block " + std::to_string(b) + " does not decode");
+      uint64_t count = 0;
+      if (Status st = DecodeBlock(s, block, raw[s].data() + block * header_.block_entries * width, &count); !st.ok())
+        return st;
     }
   }
   return Status::OK();

@@ -100,6 +100,10 @@ class TableFile {
   ~TableFile();
 
  private:
+  // Reads and decompresses one block into dst (room for a whole block);
+  // *count is its number of entries (the last block may be short).
+  Status DecodeBlock(int side, uint64_t block, uint8_t* dst, uint64_t* count) const;
+
   std::string path_;
   int fd_ = -1;
   TableHeader header_;
