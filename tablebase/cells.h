@@ -3,11 +3,13 @@
 //
 // Distance layout (plain retrograde analysis, final distance pass):
 //   0 illegal, 1 draw (while generating: open, cannot lose), 2 win with no
-//   distance yet, 3 loss by the perpetual-check rule with no distance yet,
-//   4 .. 3 + C an open position's counter 1 .. C of moves not yet known to
-//   lose, 4 + C a counter kept in the overflow map, then the distances: for
-//   each pair of plies (2k, 2k + 1) three codes: loss in 2k, loss in 2k by
-//   the rule, win in 2k + 1; 255 a distance kept in the overflow map.
+//   distance yet, 3 unused, 4 .. 3 + C an open position's counter 1 .. C of
+//   moves not yet known to lose, 4 + C a counter kept in the overflow map,
+//   then (final distance pass, perpetual check only) R + 1 such counters of
+//   a loss by the perpetual-check rule (its non-checking moves still without
+//   a distance), then the distances: for each pair of plies (2k, 2k + 1)
+//   three codes: loss in 2k, loss in 2k by the rule, win in 2k + 1; 255 a
+//   distance kept in the overflow map.
 // Result layout (perpetual-check orders; no distances):
 //   0 illegal, 1 open and cannot lose, 2/3 in the perpetual-check set S
 //   (clean / to be checked again), 4..9 win, loss, loss by the rule, each
@@ -35,12 +37,15 @@ namespace canju::tb {
 
 class DtmCodes {
  public:
-  static constexpr uint8_t kIllegal = 0, kDraw = 1, kWinUnknown = 2, kRuleUnknown = 3, kBigDist = 255;
+  static constexpr uint8_t kIllegal = 0, kDraw = 1, kWinUnknown = 2, kBigDist = 255;
 
-  void Init(int counters) {
+  void Init(int counters, int rule_counters) {
     c_ = counters;
+    r_ = rule_counters;
     big_counter_ = static_cast<uint8_t>(4 + counters);
-    base_ = 5 + counters;
+    rule_counter0_ = static_cast<uint8_t>(5 + counters);
+    big_rule_counter_ = static_cast<uint8_t>(rule_counter0_ + rule_counters);
+    base_ = big_rule_counter_ + 1;
     max_dist_ = 2 * ((254 - 2 - base_) / 3) + 1;
     for (int x = 0; x < 256; ++x) {
       dist_[x] = -1;
@@ -61,6 +66,13 @@ class DtmCodes {
   uint8_t Counter(int c) const { return c <= c_ ? static_cast<uint8_t>(3 + c) : big_counter_; }
   bool IsCounter(uint8_t x) const { return x >= 4 && x <= big_counter_; }
   int CounterOf(uint8_t x) const { return x - 3; }  // not for big_counter()
+  // The same for losses by the perpetual-check rule (big_rule_counter()
+  // when it does not fit).
+  uint8_t RuleCounter(int c) const {
+    return c <= r_ ? static_cast<uint8_t>(rule_counter0_ + c - 1) : big_rule_counter_;
+  }
+  bool IsRuleCounter(uint8_t x) const { return x >= rule_counter0_ && x <= big_rule_counter_; }
+  uint8_t big_rule_counter() const { return big_rule_counter_; }
   // Open while generating: a counter or "cannot lose".
   bool Open(uint8_t x) const { return x == kDraw || IsCounter(x); }
   // Distance d (kBigDist when it does not fit); rule only for losses.
@@ -73,8 +85,8 @@ class DtmCodes {
   bool RuleOf(uint8_t x) const { return rule_[x]; }
 
  private:
-  int c_ = 0, base_ = 0, max_dist_ = 0;
-  uint8_t big_counter_ = 0;
+  int c_ = 0, r_ = 0, base_ = 0, max_dist_ = 0;
+  uint8_t big_counter_ = 0, rule_counter0_ = 0, big_rule_counter_ = 0;
   int16_t dist_[256] = {};
   bool rule_[256] = {};
 };

@@ -2,38 +2,15 @@
 // orders find results in an order that is not by distance, so distances are
 // computed from scratch with every result fixed: wins take the shortest move
 // into a loss, losses the longest move (counted down as in the first pass),
-// and a loss by the rule the longest of its non-checking moves: it is looked
-// at each time one of its non-checking successors gets its distance, and
-// takes 1 + the longest once they all have one (few positions lose by the
-// rule, so looking at their moves again costs little).
+// and a loss by the rule the longest of its non-checking moves (a counter of
+// its own kind, counted down only by non-checking moves). Wins look at their
+// captures only here: their quiet moves are the propagation's business.
 #include <algorithm>
 #include <climits>
 
 #include "tablebase/generator.h"
 
 namespace canju::tb {
-
-int Generator::RuleLossDistance(Board& b, Color x, int level) {
-  const bool in_check = geo_.InCheck(b, x);
-  const uint8_t* other = cells_[~x].data();
-  int worst = -1;
-  const bool complete = geo_.ForEachMove(b, x, [&](int slot, int to, int cap, int promo) {
-    if (cap < 0 && promo < 0) {
-      const uint64_t j = geo_.QuietSuccessor(b, slot, to);
-      if (j == kNoIndex) return true;
-      const uint8_t code = __atomic_load_n(&other[j], __ATOMIC_RELAXED);
-      if (code == DtmCodes::kIllegal || geo_.GivesCheck(b, x, slot, to, -1)) return true;
-      const int d = dtm_.IsDist(code) ? DistAt(~x, j, code) : -1;
-      if (d < 0 || d >= level) return false;  // not known yet
-      worst = std::max(worst, d + 1);
-      return true;
-    }
-    if (!geo_.Legal(b, x, slot, to, cap, in_check) || geo_.GivesCheck(b, x, slot, to, cap, promo)) return true;
-    worst = std::max(worst, DecodeValue(geo_.ProbeSub(b, x, slot, to, cap, promo)).dtm_plies + 1);
-    return true;
-  });
-  return complete ? std::max(worst, level) : -1;
-}
 
 Status Generator::RecomputeDistances() {
   max_dtm_ = 0;
@@ -59,8 +36,11 @@ Status Generator::RecomputeDistances() {
         const bool in_check = geo_.InCheck(b, side);
         const bool win = WdlCodes::Win(c), rule = c == WdlCodes::kRuleDone || c == WdlCodes::kRulePending;
         int quiet = 0, best = INT_MAX, worst = -1;
-        bool any = false;
+        bool any = win;  // a won position has a move
         geo_.ForEachMove(b, side, [&](int slot, int to, int cap, int promo) {
+          // A win's distance comes from a capture here or from the
+          // propagation: its quiet moves need no look.
+          if (win && cap < 0 && promo < 0) return true;
           if (!geo_.Legal(b, side, slot, to, cap, in_check)) return true;
           any = true;
           if (rule && geo_.GivesCheck(b, side, slot, to, cap, promo)) return true;
@@ -83,22 +63,22 @@ Status Generator::RecomputeDistances() {
           else Store(side, i, DtmCodes::kWinUnknown);
         } else if (quiet == 0) {
           StoreDist(side, i, std::max(worst, 0), rule);
-        } else if (rule) {
-          Store(side, i, DtmCodes::kRuleUnknown);
         } else {
-          const uint8_t code = dtm_.Counter(quiet);
-          if (code == dtm_.big_counter()) overflow_.Put(side, i, static_cast<uint32_t>(quiet));
+          const uint8_t code = rule ? dtm_.RuleCounter(quiet) : dtm_.Counter(quiet);
+          if (code == dtm_.big_counter() || code == dtm_.big_rule_counter())
+            overflow_.Put(side, i, static_cast<uint32_t>(quiet));
           Store(side, i, code);
         }
       }
     }
   });
+  EndPhase("perpetual check: distance set-up");
   Propagate(true);
   std::atomic<uint64_t> left{0};
   ForChunks("", [&](Work&, Color side, uint64_t begin, uint64_t end) {
     for (uint64_t i = begin; i < end; ++i) {
       const uint8_t c = Load(side, i);
-      if (c == DtmCodes::kWinUnknown || c == DtmCodes::kRuleUnknown || dtm_.IsCounter(c))
+      if (c == DtmCodes::kWinUnknown || dtm_.IsRuleCounter(c) || dtm_.IsCounter(c))
         left.fetch_add(1, std::memory_order_relaxed);
     }
   });

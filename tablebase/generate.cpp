@@ -165,7 +165,10 @@ Status Generator::Init(const std::string& dir) {
   }
   int counters = opts_.counter_codes > 0 ? opts_.counter_codes : std::min(geo_.max_quiet_moves(), 60);
   counters = std::min(counters, WdlCodes::kMaxCounters);
-  dtm_.Init(counters);
+  // Rule counters exist only in the final distance pass of a table under
+  // the perpetual-check rule; elsewhere their codes would only shorten the
+  // distances that fit in a cell.
+  dtm_.Init(counters, v_.rules().perpetual_check == Outcome::kLoss ? std::min(counters, 60) : 0);
   wdl_.Init(counters);
   header_ = TableHeader();
   header_.variant_id = v_.id();
@@ -330,21 +333,24 @@ void Generator::SetWin(Color side, uint64_t idx, int dist, bool final_pass) {
 }
 
 // A successor won for the opponent: one fewer to wait for. In the final
-// distance pass, losses by the perpetual-check rule (whose checking moves do
-// not count) are decided by looking at their moves (distances.cpp).
+// distance pass a loss by the perpetual-check rule counts down its
+// non-checking moves only (distances.cpp).
 void Generator::Decrement(Work& w, Color side, uint64_t idx, int level, bool final_pass, bool via_check) {
   uint8_t c = Load(side, idx);
   for (;;) {
-    if (c == DtmCodes::kRuleUnknown) {
-      if (final_pass && !via_check) {
-        geo_.Set(w.aux, idx);
-        int d = RuleLossDistance(w.aux, side, level);
-        if (d >= 0) {
-          const uint8_t code = dtm_.Dist(d, true);
-          if (code == DtmCodes::kBigDist) overflow_.Put(side, idx, static_cast<uint32_t>(2 * d + 1));
-          if (Cas(side, idx, c, code)) NoteDtm(d), Mark(side, idx, d);
-        }
+    if (dtm_.IsRuleCounter(c)) {
+      // A loss by the perpetual-check rule waits for its non-checking moves
+      // only (final pass; its checks do not count towards the distance).
+      if (!final_pass || via_check) return;
+      if (c == dtm_.big_rule_counter()) {
+        if (overflow_.Decrement(side, idx) != 0) return;
+        overflow_.Erase(side, idx);
+      } else if (c != dtm_.RuleCounter(1)) {
+        if (Cas(side, idx, c, static_cast<uint8_t>(c - 1))) return;
+        continue;
       }
+      geo_.Set(w.aux, idx);
+      StoreDist(side, idx, std::max(level, CaptureLossMax(w.aux, side, true)), true);
       return;
     }
     if (!dtm_.IsCounter(c)) return;

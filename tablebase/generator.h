@@ -115,7 +115,6 @@ class Generator {
   // A loss by the rule on `b` (x to move): 1 + the longest of x's
   // non-checking moves once all of them have distances below `level`
   // (then at least `level`), -1 while some have none.
-  int RuleLossDistance(Board& b, Color x, int level);
 
   Status Verify();  // verify.cpp
   Status Statistics();

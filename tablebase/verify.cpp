@@ -70,17 +70,23 @@ Status Generator::Verify() {
         bool draw = false, bad = false, any = false;
         fast.clear();
         geo_.ForEachMove(b, side, [&](int slot, int to, int cap, int promo) {
-          if (!geo_.Legal(b, side, slot, to, cap, in_check)) return true;
-          any = true;
           uint16_t sv;
           uint64_t succ = kNoIndex;
           if (cap < 0 && promo < 0) {
+            // A quiet move is legal exactly when the position it leads to is
+            // (the mover's royal is not left attacked), and every entry's
+            // illegal mark is itself checked against the board, so the
+            // successor's cell answers legality without a board test.
             succ = geo_.QuietSuccessor(b, slot, to);
-            const uint8_t c = succ == kNoIndex ? DtmCodes::kIllegal : Load(~side, succ);
-            sv = c == DtmCodes::kIllegal ? kValueIllegal : StoredValue(~side, succ, c);
+            if (succ == kNoIndex) return true;
+            const uint8_t c = Load(~side, succ);
+            if (c == DtmCodes::kIllegal) return true;
+            sv = StoredValue(~side, succ, c);
           } else {
+            if (!geo_.Legal(b, side, slot, to, cap, in_check)) return true;
             sv = geo_.ProbeSub(b, side, slot, to, cap, promo);
           }
+          any = true;
           const bool check = (rule || engine) && geo_.GivesCheck(b, side, slot, to, cap, promo);
           if (engine)
             fast.push_back(FastMove{static_cast<uint32_t>(b.sq[slot] << 16 | to << 8 | (promo + 1)), check, succ});
