@@ -82,6 +82,14 @@ bool Position::AttackedMasked(int t, Color by, uint32_t mask) const {
   return false;
 }
 
+uint32_t Position::AttackingLines(int t, Color by) const {
+  uint32_t lines = AttackedMasked(t, by, Variant::kLeapRelevant) ? Variant::kLeapRelevant : 0;
+  const uint32_t walks = static_cast<uint32_t>(v_->attack_walks(by).size());
+  for (uint32_t w = 0; w < walks; ++w)
+    if (AttackedMasked(t, by, 1u << w)) lines |= 1u << w;
+  return lines;
+}
+
 bool Position::Attacked(int t, Color by) const {
   return AttackedMasked(t, by, kAllAttacks);
 }
@@ -285,18 +293,22 @@ void Position::GenerateLegal(MoveList* list) const {
   const int king = royal_[us];
   if (king < 0 || v_->rules().win == WinCondition::kCaptureRoyal) return;
   const Variant& v = *v_;
-  const bool check = Attacked(king, ~us);
+  // In check: the lines and leaps that attack the royal. A move of another
+  // piece that touches none of them (neither its origin nor its target lies
+  // on one) leaves the check standing.
+  const uint32_t attacking = Attacked(king, ~us) ? AttackingLines(king, ~us) : 0;
   int n = 0;
   for (int i = 0, size = list->size(); i < size; ++i) {
     const Move m = (*list)[i];
     bool legal;
-    if (check || m.from() == king || m.type() > MoveType::kPromotion) {
+    if (m.from() == king || m.type() > MoveType::kPromotion) {
       legal = LegalSlow(m, kAllAttacks);
     } else {
-      // Not in check before the move: only the lines and leaps through the
-      // two changed squares can expose the royal.
-      const uint32_t mask = v.relevance(us, king, m.from()) | v.relevance(us, king, m.to());
-      legal = !mask || LegalSlow(m, mask);
+      // Only the lines and leaps through the two changed squares can expose
+      // the royal, or (in check) stop attacking it.
+      const uint32_t touched = v.relevance(us, king, m.from()) | v.relevance(us, king, m.to());
+      if (attacking) legal = (touched & attacking) && LegalSlow(m, touched | attacking);
+      else legal = !touched || LegalSlow(m, touched);
     }
     if (legal) (*list)[n++] = m;
   }

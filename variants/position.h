@@ -106,6 +106,9 @@ class Position {
   static constexpr uint32_t kAllAttacks = 0xFFFFFFFFu;
   bool LegalSlow(Move m, uint32_t mask) const;
   bool AttackedMasked(int t, Color by, uint32_t mask) const;
+  // The relevance bits (Variant::relevance) of the lines and leaps by which
+  // `by` attacks t now.
+  uint32_t AttackingLines(int t, Color by) const;
 
   // Occupancy words per line family (Variant::LineFamily): bit = index
   // along the line. Lets line walks find blockers with bit scans.
