@@ -282,29 +282,58 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
   const uint16_t child_depth =
       depth == kUnbounded ? kUnbounded : NormalizeDepth(static_cast<uint16_t>(depth - 1), !or_node);
 
-  // Expand.
+  // Expand, in two loops: the first makes each move once to keep the ones
+  // worth a child and fetch their table buckets, so that the probes of the
+  // second (which gives the children their numbers) find them in cache.
   MoveList& moves = lists_[ply];
   std::vector<Child>& kids = children_[ply];
   pos.GenerateLegal(&moves);
   kids.clear();
+  const bool filter = or_node && q_.mode != Mode::kAll;
+  // Checks only: a move with neither square on a line or leap to the
+  // defender's royal cannot give check (the relevance table), so it is not
+  // even made.
+  const Color us = pos.side_to_move();
+  const int their_royal = filter && q_.mode == Mode::kChecks ? pos.royal_square(~us) : -1;
+  const Variant& v = pos.variant();
   for (Move m : moves) {
+    if (their_royal >= 0 && m.type() <= MoveType::kPromotion &&
+        !(v.relevance(~us, their_royal, m.from()) | v.relevance(~us, their_royal, m.to())))
+      continue;
     StateInfo st;
     pos.DoMove(m, &st);
-    tt_->Prefetch(pos.key() ^ salt_);
     if (budget_->Tick()) aborted_ = true;
-    const bool filter = or_node && q_.mode != Mode::kAll;
-    EnterPly(ply + 1, st, filter);
-    if (filter && !in_check_[ply + 1] && (q_.mode == Mode::kChecks || !Threatens())) {
-      pos.UndoMove(m, st);
-      continue;
+    int8_t check = -1;
+    if (filter) {
+      check = pos.InCheck();
+      if (!check && (q_.mode == Mode::kChecks || !Threatens())) {
+        pos.UndoMove(m, st);
+        continue;
+      }
     }
-    Child c{m, 1, 1, 0, kNoRep};
-    InitChild(ply + 1, child_depth, &c);
+    const uint64_t k = pos.key();
+    tt_->Prefetch(k ^ salt_);
+    if (proof_salt_) tt_->Prefetch(k ^ proof_salt_);
+    if (disproof_salt_) tt_->Prefetch(k ^ disproof_salt_);
     pos.UndoMove(m, st);
+    Child c{m, 1, 1, 0, kNoRep};
+    c.check = check;
     kids.push_back(c);
+  }
+  size_t kept = 0;
+  for (size_t i = 0; i < kids.size(); ++i) {
+    Child c = kids[i];
+    StateInfo st;
+    pos.DoMove(c.move, &st);
+    EnterPly(ply + 1, st, false);
+    in_check_[ply + 1] = c.check;
+    InitChild(ply + 1, child_depth, &c);
+    pos.UndoMove(c.move, st);
+    kids[kept++] = c;
     // A decided child that decides this node and depends on nothing above it.
     if ((or_node ? c.pn == 0 : c.dn == 0) && c.rep >= ply) break;
   }
+  kids.resize(kept);
 
   Result r{1, 1, 0, kNoRep};
   uint32_t proof_move = 0;
@@ -392,7 +421,8 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
     child_thdn = std::max(child_thdn, c.dn >= kBig ? kInf : c.dn + 1);
     StateInfo st;
     pos.DoMove(c.move, &st);
-    EnterPly(ply + 1, st, true);
+    EnterPly(ply + 1, st, c.check < 0);
+    if (c.check >= 0) in_check_[ply + 1] = c.check;
     const Result cr = Mid(ply + 1, child_depth, child_thpn, child_thdn);
     pos.UndoMove(c.move, st);
     c.pn = cr.pn, c.dn = cr.dn, c.len = cr.len, c.rep = cr.rep;

@@ -125,6 +125,7 @@ class Prover {
     uint32_t pn, dn;
     uint16_t len;
     int16_t rep;
+    int8_t check = -1;  // the move checks (1) or not (0); -1: not worked out
   };
   struct Result {
     uint32_t pn, dn;

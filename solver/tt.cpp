@@ -9,21 +9,21 @@ TranspositionTable::TranspositionTable(size_t bytes) {
   const size_t min_buckets = (size_t{64} << 10) / (sizeof(TTEntry) * kBucket);
   while (buckets * 2 * sizeof(TTEntry) * kBucket <= bytes) buckets *= 2;
   buckets = std::max(buckets, min_buckets);
-  table_.assign(buckets * kBucket, TTEntry{});
+  table_.assign(buckets, Bucket{});
   mask_ = buckets - 1;
 }
 
-void TranspositionTable::Clear() { std::fill(table_.begin(), table_.end(), TTEntry{}); }
+void TranspositionTable::Clear() { std::fill(table_.begin(), table_.end(), Bucket{}); }
 
 TTEntry* TranspositionTable::Find(uint64_t key) const {
-  TTEntry* b = const_cast<TTEntry*>(&table_[(key & mask_) * kBucket]);
+  TTEntry* b = const_cast<TTEntry*>(table_[key & mask_].e);
   for (int i = 0; i < kBucket; ++i)
     if (b[i].used && b[i].key == key) return &b[i];
   return nullptr;
 }
 
 TTEntry* TranspositionTable::Slot(uint64_t key) {
-  TTEntry* b = &table_[(key & mask_) * kBucket];
+  TTEntry* b = table_[key & mask_].e;
   TTEntry* victim = nullptr;
   uint64_t victim_score = ~uint64_t{0};
   for (int i = 0; i < kBucket; ++i) {
@@ -103,9 +103,9 @@ void TranspositionTable::StoreDisproof(uint64_t key, uint16_t depth, uint32_t wo
 }
 
 int TranspositionTable::Hashfull() const {
-  const size_t n = std::min<size_t>(table_.size(), 4000);
+  const size_t n = std::min<size_t>(table_.size(), 1000) * kBucket;
   size_t used = 0;
-  for (size_t i = 0; i < n; ++i) used += table_[i].used;
+  for (size_t i = 0; i < n; ++i) used += table_[i / kBucket].e[i % kBucket].used;
   return n ? static_cast<int>(used * 1000 / n) : 0;
 }
 

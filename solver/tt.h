@@ -63,17 +63,25 @@ class TranspositionTable {
   // Records "no mate within `depth` plies" (keeps the deeper one).
   void StoreDisproof(uint64_t key, uint16_t depth, uint32_t work);
 
-  void Prefetch(uint64_t key) const { __builtin_prefetch(&table_[(key & mask_) * kBucket]); }
+  // A bucket is two cache lines: both are fetched.
+  void Prefetch(uint64_t key) const {
+    const Bucket* b = &table_[key & mask_];
+    __builtin_prefetch(&b->e[0]);
+    __builtin_prefetch(&b->e[2]);
+  }
 
-  size_t entries() const { return table_.size(); }
+  size_t entries() const { return table_.size() * kBucket; }
   // Slots in use, per thousand (sampled).
   int Hashfull() const;
 
  private:
   static constexpr int kBucket = 4;
+  struct alignas(64) Bucket {
+    TTEntry e[kBucket];
+  };
   TTEntry* Find(uint64_t key) const;
   TTEntry* Slot(uint64_t key);  // the entry for key, or the one to replace
-  std::vector<TTEntry> table_;
+  std::vector<Bucket> table_;
   size_t mask_ = 0;  // bucket count - 1
 };
 
