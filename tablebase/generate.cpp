@@ -338,34 +338,21 @@ void Generator::SetWin(Color side, uint64_t idx, int dist, bool final_pass) {
 void Generator::Decrement(Work& w, Color side, uint64_t idx, int level, bool final_pass, bool via_check) {
   uint8_t c = Load(side, idx);
   for (;;) {
-    if (dtm_.IsRuleCounter(c)) {
-      // A loss by the perpetual-check rule waits for its non-checking moves
-      // only (final pass; its checks do not count towards the distance).
-      if (!final_pass || via_check) return;
-      if (c == dtm_.big_rule_counter()) {
-        if (overflow_.Decrement(side, idx) != 0) return;
-        overflow_.Erase(side, idx);
-      } else if (c != dtm_.RuleCounter(1)) {
-        if (Cas(side, idx, c, static_cast<uint8_t>(c - 1))) return;
-        continue;
-      }
-      geo_.Set(w.aux, idx);
-      StoreDist(side, idx, std::max(level, CaptureLossMax(w.aux, side, true)), true);
-      return;
-    }
-    if (!dtm_.IsCounter(c)) return;
-    if (c == dtm_.big_counter()) {
+    // A loss by the perpetual-check rule (final pass only) waits for its
+    // non-checking moves only: its checks do not count towards the distance.
+    const bool rule = dtm_.IsRuleCounter(c);
+    if (rule ? !final_pass || via_check : !dtm_.IsCounter(c)) return;
+    if (c == (rule ? dtm_.big_rule_counter() : dtm_.big_counter())) {
       if (overflow_.Decrement(side, idx) != 0) return;
       overflow_.Erase(side, idx);
-    } else if (c != dtm_.Counter(1)) {
+    } else if (c != (rule ? dtm_.RuleCounter(1) : dtm_.Counter(1))) {
       if (Cas(side, idx, c, static_cast<uint8_t>(c - 1))) return;
       continue;
     }
     // The last move: a loss. Each successor win decrements once, so only one
     // thread gets here; wins are not set during a level that processes wins.
     geo_.Set(w.aux, idx);
-    const int d = std::max(level, CaptureLossMax(w.aux, side, false));
-    StoreDist(side, idx, d, false);
+    StoreDist(side, idx, std::max(level, CaptureLossMax(w.aux, side, rule)), rule);
     return;
   }
 }
