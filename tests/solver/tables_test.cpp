@@ -20,7 +20,8 @@
 namespace canju {
 namespace {
 
-// KRKA and its sub-tables, built once into a temporary directory (a second).
+// KRKA, KNKA and their sub-tables, built once into a temporary directory
+// (a second).
 class Tables : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -28,7 +29,7 @@ class Tables : public ::testing::Test {
     std::filesystem::create_directories(dir_);
     const Variant& v = BuiltinVariant("xiangqi");
     std::vector<tb::PlanItem> plan;
-    ASSERT_TRUE(tb::MakePlan(v, {"KRKA"}, dir_, &plan).ok());
+    ASSERT_TRUE(tb::MakePlan(v, {"KRKA", "KNKA"}, dir_, &plan).ok());
     tb::BuildOptions bo;
     bo.dir = dir_;
     bo.threads = 1;
@@ -151,6 +152,37 @@ TEST_F(Tables, CaptureIntoATableIsALeaf) {
   ASSERT_TRUE(r.mate_exact);
   ASSERT_EQ(static_cast<int>(r.pv.size()), r.mate_plies);
   EXPECT_TRUE(ReplaysToMate(p, r.pv));
+}
+
+TEST_F(Tables, TableLeavesReachAWinTheSearchAloneCannot) {
+  // Knight against advisor (马胜单士) is a win in up to 37 plies: far beyond
+  // what the search proves in 50,000 nodes on its own (it needs more than
+  // 120,000). Here the knight's capture of the pawn leads into that longest
+  // win, so with the tables the capture is a leaf and the win is proved,
+  // with its exact length, within the same budget.
+  const Position p = Pos("9/9/3ak4/9/9/9/9/9/2p6/N2K5 w");
+  SolveOptions o = WithTables(50'000, 8);
+  o.cooks = false;
+  o.tablebase = nullptr;
+  const SolveResult alone = Solve(p, o);
+  EXPECT_NE(alone.result, Claim::kWin) << "the search alone proved it: the test no longer shows the leaves' help";
+
+  o.tablebase = oracle_.get();
+  const SolveResult r = Solve(p, o);
+  ASSERT_EQ(r.result, Claim::kWin) << r.note;
+  EXPECT_NE(r.proof, ProofKind::kTablebase);  // the root itself has no table
+  ASSERT_TRUE(r.mate_exact);
+  EXPECT_EQ(r.mate_plies, 37);
+  ASSERT_EQ(static_cast<int>(r.pv.size()), r.mate_plies);
+  EXPECT_TRUE(ReplaysToMate(p, r.pv));
+  // The line enters the table at once, with the capture.
+  Position after = p;
+  StateInfo st;
+  after.DoMove(r.pv[0], &st);
+  TablebaseValue tv;
+  ASSERT_TRUE(oracle_->Probe(after, &tv));
+  EXPECT_EQ(tv.result, Claim::kLoss);
+  EXPECT_EQ(tv.dtm, r.mate_plies - 1);
 }
 
 }  // namespace
