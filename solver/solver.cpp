@@ -45,6 +45,41 @@ std::vector<Move> SolveResult::UndecidedFirstMoves() const {
   return out;
 }
 
+namespace {
+
+// A line from `pos`, at most `plies` moves: at each step the first legal
+// move (in generation order) after which accept(position, plies left before
+// the move, pass) holds, trying passes 0 .. passes-1 in turn (cheap tests
+// first); it stops where no move is accepted or stop() says so.
+template <class Accept, class Stop>
+std::vector<Move> FollowLine(Position pos, int plies, int passes, Accept&& accept, Stop&& stop) {
+  std::vector<Move> line;
+  MoveList moves;
+  for (int d = plies; d > 0 && !stop(); --d) {
+    pos.GenerateLegal(&moves);
+    Move chosen;
+    for (int pass = 0; pass < passes && chosen.is_none(); ++pass) {
+      for (Move m : moves) {
+        StateInfo st;
+        pos.DoMove(m, &st);
+        const bool ok = accept(pos, d, pass);
+        pos.UndoMove(m, st);
+        if (ok) {
+          chosen = m;
+          break;
+        }
+      }
+    }
+    if (chosen.is_none()) break;
+    line.push_back(chosen);
+    StateInfo st;
+    pos.DoMove(chosen, &st);
+  }
+  return line;
+}
+
+}  // namespace
+
 struct Solver::Impl {
   SolveOptions opt;
   solver::TranspositionTable tt;
@@ -166,71 +201,39 @@ struct Solver::Impl {
   }
 
   // The best line from pos when its distance is exactly `plies`.
-  std::vector<Move> BestLine(Position pos, int plies) {
-    std::vector<Move> line;
-    if (!have_decided) return line;
+  std::vector<Move> BestLine(const Position& pos, int plies) {
+    if (!have_decided) return {};
     if (decided_by_tables) return TableLine(pos, plies);
-    Question q = decided;
-    int d = plies;
-    MoveList moves;
-    while (d > 0 && !budget->exhausted()) {
-      const bool atm = pos.side_to_move() == q.attacker;
-      pos.GenerateLegal(&moves);
-      Move chosen;
-      // Facts first (cheap), then searches.
-      for (int pass = 0; pass < 2 && chosen.is_none(); ++pass) {
-        for (Move m : moves) {
-          StateInfo st;
-          pos.DoMove(m, &st);
-          bool ok = false;
-          if (atm && !prover->Allowed(pos, q)) {
-            pos.UndoMove(m, st);
-            continue;
-          }
-          if (d == 1) {
-            ok = Lost(pos);  // the mating move
-          } else if (atm) {
-            // A move after which the defender is mated within d-1.
-            uint16_t pl;
-            int16_t dd;
-            prover->Facts(pos, q, &pl, &dd);
-            if (pl != kNoProof && static_cast<int>(pl) <= d - 1) ok = true;
-            else if (pass == 1) {
-              Question qb = q;
-              qb.depth = static_cast<uint16_t>(d - 1);
-              ok = Prove(pos, qb, 0.5).status == ProofStatus::kProven;
-            }
-          } else {
-            // The longest resistance: no mate within d-3 after it.
-            uint16_t pl;
-            int16_t dd;
-            prover->Facts(pos, q, &pl, &dd);
-            if (d - 3 < 1 || (dd != kNoDisproof && dd >= d - 3)) ok = true;
-            else if (pass == 1 && (pl == kNoProof || static_cast<int>(pl) > d - 3)) {
-              Question qb = q;
-              qb.depth = static_cast<uint16_t>(d - 3);
-              ok = Prove(pos, qb, 0.5).status == ProofStatus::kDisproven;
-            }
-          }
-          pos.UndoMove(m, st);
-          if (ok) {
-            chosen = m;
-            break;
-          }
-        }
+    const Question q = decided;
+    // `after`: the position after the move tried, with d plies left before it.
+    auto accept = [&](Position& after, int d, int pass) {
+      const bool atm = after.side_to_move() != q.attacker;  // the attacker just moved
+      if (atm && !prover->Allowed(after, q)) return false;
+      if (d == 1) return Lost(after);  // the mating move
+      uint16_t pl;
+      int16_t dd;
+      prover->Facts(after, q, &pl, &dd);
+      Question qb = q;
+      if (atm) {
+        // A move after which the defender is mated within d-1: facts first
+        // (cheap), then searches.
+        if (pl != kNoProof && static_cast<int>(pl) <= d - 1) return true;
+        if (pass == 0) return false;
+        qb.depth = static_cast<uint16_t>(d - 1);
+        return Prove(after, qb, 0.5).status == ProofStatus::kProven;
       }
-      if (chosen.is_none()) break;
-      line.push_back(chosen);
-      StateInfo st;
-      pos.DoMove(chosen, &st);
-      --d;
-    }
-    return line;
+      // The longest resistance: no mate within d-3 after it.
+      if (d - 3 < 1 || (dd != kNoDisproof && dd >= d - 3)) return true;
+      if (pass == 0 || (pl != kNoProof && static_cast<int>(pl) <= d - 3)) return false;
+      qb.depth = static_cast<uint16_t>(d - 3);
+      return Prove(after, qb, 0.5).status == ProofStatus::kDisproven;
+    };
+    return FollowLine(pos, plies, 2, accept, [&] { return budget->exhausted(); });
   }
 
   SolveResult Run(const Position& root_in);
   bool SolveByTablebase(Position& pos, SolveResult* r);
-  std::vector<Move> TableLine(Position p, int plies) const;
+  std::vector<Move> TableLine(const Position& p, int plies) const;
   void FindCooks(Position& pos, SolveResult* r);
 };
 
@@ -270,30 +273,14 @@ bool Solver::Impl::SolveByTablebase(Position& pos, SolveResult* r) {
 
 // Best play by the tables: each move keeps the distance falling by one (the
 // winner's fastest mate, the loser's longest resistance).
-std::vector<Move> Solver::Impl::TableLine(Position p, int plies) const {
-  std::vector<Move> line;
-  MoveList moves;
-  for (int d = plies; d > 0; --d) {
-    const Claim want = p.side_to_move() == decided.attacker ? Claim::kLoss : Claim::kWin;  // for the side to move next
-    p.GenerateLegal(&moves);
-    Move chosen;
-    for (Move m : moves) {
-      StateInfo st;
-      p.DoMove(m, &st);
-      TablebaseValue cv;
-      const bool ok = opt.tablebase->Probe(p, &cv) && cv.result == want && cv.dtm == d - 1;
-      p.UndoMove(m, st);
-      if (ok) {
-        chosen = m;
-        break;
-      }
-    }
-    if (chosen.is_none()) break;
-    line.push_back(chosen);
-    StateInfo st;
-    p.DoMove(chosen, &st);
-  }
-  return line;
+std::vector<Move> Solver::Impl::TableLine(const Position& p, int plies) const {
+  auto accept = [&](Position& after, int d, int) {
+    // The side to move after the move: the loser when the winner moved.
+    const Claim want = after.side_to_move() == decided.attacker ? Claim::kWin : Claim::kLoss;
+    TablebaseValue cv;
+    return opt.tablebase->Probe(after, &cv) && cv.result == want && cv.dtm == d - 1;
+  };
+  return FollowLine(p, plies, 1, accept, [] { return false; });
 }
 
 void Solver::Impl::FindCooks(Position& pos, SolveResult* r) {
