@@ -17,7 +17,9 @@
 // Default paths: ../shared/data/xqf/适情雅趣550局/先胜局 and
 // ../shared/data/lines/梦入神机.eglib (records without a claim are taken as
 // "win", as every composition of those books is). Default: 10 s per puzzle,
-// 2 threads.
+// 2 threads. --markdown writes one row per puzzle (verdict, proof, mate,
+// cooks, book departures, reason, material); bench/solver_results.py turns
+// it into the sections of docs/solver-results.md.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -44,6 +46,16 @@ struct Item {
   Record record;
   VerifyReport report;
 };
+
+// The material signature when it has at most nine pieces (tables may
+// exist), otherwise the number of pieces; empty if the FEN does not parse.
+std::string MaterialLabel(const Record& r) {
+  std::shared_ptr<const Variant> v;
+  Position p;
+  if (!LoadVariant(r.variant, &v).ok() || !Position::FromFen(*v, r.fen, &p).ok()) return "";
+  const std::string m = p.Material();
+  return m.size() <= 9 ? m : std::to_string(m.size());
+}
 
 struct SetStats {
   std::string name;
@@ -218,8 +230,8 @@ int main(int argc, char** argv) {
 
   if (!markdown.empty()) {
     std::ofstream out(markdown);
-    out << "| collection | puzzle | claimed | verdict | proof | mate (plies) | cooks | book line | reason |\n"
-           "|---|---|---|---|---|---|---|---|---|\n";
+    out << "| collection | puzzle | claimed | verdict | proof | mate (plies) | cooks | book line | reason | material |\n"
+           "|---|---|---|---|---|---|---|---|---|---|\n";
     for (const Item& it : items) {
       const Verdict& v = it.report.verdict;
       std::string cooks, book;
@@ -228,7 +240,7 @@ int main(int argc, char** argv) {
       std::string mate = v.mate_plies >= 0 ? std::to_string(v.mate_plies) + (it.report.solve.mate_exact ? "" : "?") : "";
       out << "| " << std::filesystem::path(it.set).filename().string() << " | " << Label(it.record) << " | " << ClaimName(it.record.claimed) << " | " << VerdictName(v.kind) << " | "
           << ProofKindName(it.report.solve.proof) << " | " << mate << " | " << cooks << " | " << book << " | "
-          << (v.kind == VerdictKind::kConfirmed ? std::string() : v.reason) << " |\n";
+          << (v.kind == VerdictKind::kConfirmed ? std::string() : v.reason) << " | " << MaterialLabel(it.record) << " |\n";
     }
     std::fprintf(stderr, "per-puzzle table written to %s\n", markdown.c_str());
   }

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""The per-collection sections of docs/solver-results.md, from the tables
+`solver_bench --markdown FILE` writes: refuted puzzles, cooked
+consecutive-check compositions, wins with more than one winning first move,
+book lines that are not best play, and the unproven ones grouped by what was
+proved on the way.
+
+    bench/solver_results.py xs.md [mr.md ...] > sections.md
+
+Each collection gets a "### <collection>" heading; paste its body under the
+document's own heading.
+"""
+import collections
+import re
+import sys
+
+COLUMNS = ("coll", "puzzle", "claimed", "verdict", "proof", "mate", "cooks", "book", "reason", "material")
+# Book notes that are departures from best play (not "stops before mate").
+NOT_BEST = re.compile(r"instead of|after it \(best")
+
+
+def rows(path):
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.startswith("| ") or line.startswith("| collection |"):
+                continue
+            cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+            cells += [""] * (len(COLUMNS) - len(cells))
+            out.append(dict(zip(COLUMNS, cells)))
+    return out
+
+
+def section(name, rs):
+    lines = [f"### {name}", ""]
+    n = len(rs)
+    confirmed = [r for r in rs if r["verdict"] == "confirmed"]
+    refuted = [r for r in rs if r["verdict"] == "refuted"]
+    unproven = [r for r in rs if r["verdict"] == "unproven"]
+    kinds = collections.Counter(r["proof"] for r in rs if r["verdict"] != "unproven")
+    decided_by = ", ".join(f"{k} {v}" for k, v in sorted(kinds.items(), key=lambda x: -x[1]))
+    lines += [f"{n} puzzles: {len(confirmed)} confirmed ({100 * len(confirmed) / max(n, 1):.1f}%), "
+              f"{len(refuted)} refuted, {len(unproven)} unproven. Decided by: {decided_by}.", ""]
+    if refuted:
+        lines += ["**Refuted** — the side to move loses whatever it plays:", "", "| puzzle | proved | book |",
+                  "|---|---|---|"]
+        lines += [f"| {r['puzzle']} | {r['reason']} | {r['book']} |" for r in refuted]
+        lines.append("")
+    cooked = [r for r in rs if r["proof"] == "checks" and r["cooks"] and r["verdict"] != "unproven"]
+    if cooked:
+        lines += [f"**Cooked consecutive-check compositions** ({len(cooked)}): another checking first move also "
+                  "mates by checks.", "", "| puzzle | shortest mate (plies) | other winning first moves |",
+                  "|---|---|---|"]
+        lines += [f"| {r['puzzle']} | {r['mate']} | {r['cooks']} |" for r in cooked]
+        lines.append("")
+    for kind, label in (("full-width", "the full-width search"), ("tablebase", "the endgame tables")):
+        won = [r for r in rs if r["proof"] == kind and r["verdict"] != "unproven"]
+        several = [r for r in won if r["cooks"]]
+        if won:
+            listing = ", ".join(f"{r['puzzle']} ({len(r['cooks'].split())})" for r in several)
+            lines += [f"Among the {len(won)} wins proved by {label}, {len(several)} have more than one winning "
+                      "first move (every move was tried; in brackets the number of other winning moves)"
+                      + (": " + listing if listing else "") + ".", ""]
+    not_best = []
+    for r in rs:
+        notes = [x for x in r["book"].split("; ") if NOT_BEST.search(x)]
+        if notes:
+            not_best.append((r["puzzle"], "; ".join(notes)))
+    if not_best:
+        lines += [f"**Book main lines that are not best play** ({len(not_best)}): the winner's move makes the mate "
+                  "longer or throws the proved win, or the loser's move is not the longest resistance.", "",
+                  "| puzzle | where the book departs |", "|---|---|"]
+        lines += [f"| {p} | {t} |" for p, t in not_best]
+        lines.append("")
+    stops = sum(1 for r in rs if "the main line stops" in r["book"])
+    lines += [f"Book main lines that stop before mate (a won position, not a mate): {stops}.", ""]
+    if unproven:
+        lines += [f"**Unproven** ({len(unproven)}), by what was proved on the way (in brackets: the material when "
+                  "it has at most nine pieces, otherwise the number of pieces):", ""]
+        groups = collections.defaultdict(list)
+        for r in unproven:
+            reason = re.sub(r" after [0-9.]+ M nodes", "", r["reason"]).replace("; budget spent", "").strip()
+            groups[reason].append(r["puzzle"] + (f" ({r['material']})" if r["material"] else ""))
+        for reason, puzzles in sorted(groups.items(), key=lambda x: -len(x[1])):
+            lines.append(f"* {reason} ({len(puzzles)}): " + ", ".join(puzzles))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main(paths):
+    if not paths:
+        sys.exit(__doc__)
+    for path in paths:
+        by = collections.OrderedDict()
+        for r in rows(path):
+            by.setdefault(r["coll"], []).append(r)
+        for name, rs in by.items():
+            print(section(name, rs))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
