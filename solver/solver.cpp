@@ -372,6 +372,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
     if (!decide(all, a, ProofKind::kFullWidth)) {
       if (a.status == ProofStatus::kDisproven) {
         no_win_at_all = true;
+        r.no_win = true;
         note << "no win for the side to move (every line searched); ";
       } else {
         note << "full-width search undecided after " << Millions(a.nodes) << " nodes; ";

@@ -70,6 +70,9 @@ struct SolveResult {
   // No mate of any kind within this many plies (full-width search); when it
   // is mate_plies - 2, mate_plies is the shortest of all mates. -1: not searched.
   int no_mate_within = -1;
+  // Every line searched: the side to move cannot force a win (under the
+  // repetition rules of docs/solver.md), whatever the rest of the result.
+  bool no_win = false;
   std::vector<Move> pv;              // best play: shortest mate, longest resistance
   std::vector<FirstMove> first_moves;  // winning first moves (pv[0] first), then undecided ones
   // Which first moves were tried for cooks: 0 none, 1 checks, 2 checks and

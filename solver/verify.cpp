@@ -174,7 +174,11 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
 
   const Claim claim = rec.claimed;
   const std::string proved_line = sr.pv.empty() ? std::string() : ": " + Line(root, sr.pv);
-  if (sr.result == Claim::kUnknown) {
+  if (sr.result == Claim::kUnknown && claim == Claim::kWin && sr.no_win) {
+    // Not what the position is, but enough to say the claim is false.
+    v.kind = VerdictKind::kRefuted;
+    v.reason = "the side to move cannot force a win (every line searched; repetitions draw, perpetual check loses)";
+  } else if (sr.result == Claim::kUnknown) {
     v.kind = VerdictKind::kUnproven;
     v.reason = sr.note.empty() ? "undecided within the budget" : sr.note;
     if (claim == Claim::kDraw) v.reason += "; a draw needs the tables (--tb) or both sides' searches exhausted";

@@ -113,6 +113,24 @@ TEST(Verify, RefutesAWrongClaim) {
   EXPECT_EQ(rep.verdict.kind, VerdictKind::kRefuted);
 }
 
+TEST(Verify, AWinClaimIsRefutedWhenTheSideToMoveHasNoWin) {
+  // Knight against advisor with Black to move (第482局's flaw in small: a
+  // won composition set with the loser to move): Black cannot win, every
+  // line searched, while Red's long win (36 plies) is beyond this budget.
+  // The claim "the side to move wins" is false even though the result is
+  // not known.
+  VerifyOptions o = Quick();
+  // Deterministic (a node budget): Black's search ends after ~38,000 nodes,
+  // Red's win is proved from ~58,000 on.
+  o.solve.max_nodes = 48'000;
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec("9/9/3ak4/9/9/9/9/9/2N6/3K5 b", Claim::kWin), o, &rep).ok());
+  EXPECT_EQ(rep.solve.result, Claim::kUnknown) << "Red's win was proved, the test no longer reaches its case: " << rep.solve.note;
+  EXPECT_TRUE(rep.solve.no_win);
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kRefuted);
+  EXPECT_NE(rep.verdict.reason.find("cannot force a win"), std::string::npos) << rep.verdict.reason;
+}
+
 TEST(Verify, NoClaimIsUnprovenButReportsTheProof) {
   VerifyReport rep;
   ASSERT_TRUE(VerifyRecord(Rec(kQuietMateIn3, Claim::kUnknown), Quick(), &rep).ok());
