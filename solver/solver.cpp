@@ -363,7 +363,6 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
     if (c.status == ProofStatus::kDisproven) note << "no win by consecutive checks; ";
     else note << "consecutive checks undecided" << (c.hit_ply_cap ? " (lines past the ply cap)" : "") << "; ";
   }
-  bool no_win_at_all = false;
   if (!won && !opt.checks_only) {
     // 2. Every attacker move, no depth bound: the workhorse for quiet moves
     // and small-material endings.
@@ -371,7 +370,6 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
     const Answer a = Prove(pos, all, 0.7);
     if (!decide(all, a, ProofKind::kFullWidth)) {
       if (a.status == ProofStatus::kDisproven) {
-        no_win_at_all = true;
         r.no_win = true;
         note << "no win for the side to move (every line searched); ";
       } else {
@@ -379,7 +377,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
       }
     }
   }
-  if (!won && !no_win_at_all && opt.threats && !opt.checks_only) {
+  if (!won && !r.no_win && opt.threats && !opt.checks_only) {
     // 2b. (--threats) Checks and quiet moves that threaten a mate by checks:
     // long composed mates with many pieces where the full-width search
     // drowns. Off by default: on the classic collections it decided nothing
@@ -396,7 +394,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
     if (!decide(their_checks, Prove(pos, their_checks, 0.3), ProofKind::kChecks)) {
       const Answer o = Prove(pos, theirs, 0.95);
       if (!decide(theirs, o, ProofKind::kFullWidth) && o.status == ProofStatus::kDisproven) {
-        if (no_win_at_all) {
+        if (r.no_win) {
           r.result = Claim::kDraw;
           r.proof = ProofKind::kFullWidth;
           r.note = "neither side can force a win (every line searched; repetitions are draws, perpetual check loses)";

@@ -38,9 +38,7 @@ class SetOracle : public TablebaseOracle {
   }
   bool Probe(const Position& pos, TablebaseValue* out) const override {
     if (pos.piece_count(kFirst) + pos.piece_count(kSecond) > max_pieces_) return false;
-    uint64_t key = 0;
-    for (int c = 0; c < 2; ++c)
-      for (int k = 0; k < kinds_; ++k) key = key << 4 | static_cast<uint64_t>(std::min(pos.count(Color(c), k), 15));
+    const uint64_t key = Pack([&](int c, int k) { return pos.count(Color(c), k); });
     if (!std::binary_search(keys_.begin(), keys_.end(), key)) return false;
     tb::ProbeResult pr;
     if (!set_.Probe(pos, &pr).ok()) return false;
@@ -50,12 +48,15 @@ class SetOracle : public TablebaseOracle {
   }
 
  private:
-  uint64_t Key(const tb::Material& m) const {
+  // Four bits per colour and kind (a count above 15 saturates).
+  template <class Count>
+  uint64_t Pack(Count&& count) const {
     uint64_t key = 0;
     for (int c = 0; c < 2; ++c)
-      for (int k = 0; k < kinds_; ++k) key = key << 4 | std::min<uint64_t>(m.count[c][k], 15);
+      for (int k = 0; k < kinds_; ++k) key = key << 4 | static_cast<uint64_t>(std::min<int>(count(c, k), 15));
     return key;
   }
+  uint64_t Key(const tb::Material& m) const { return Pack([&](int c, int k) { return m.count[c][k]; }); }
 
   tb::TablebaseSet set_;
   int max_pieces_ = 0;

@@ -82,7 +82,29 @@ bool Material::operator==(const Material& o) const {
 }
 
 bool MovesMapOnto(const Variant& v, const std::array<uint8_t, kSquareSlots>& t, Color a, Color b, int k) {
-  auto leg = [&](int l) { return l == kNullCell ? static_cast<int>(kNullCell) : static_cast<int>(t[l]); };
+  // A slot's leaps (target, flags, blocking squares in order) and rays
+  // (flags, mode, squares), with every square passed through `map`.
+  auto leaps = [&](const Slot& s, auto&& map) {
+    auto leg = [&](int l) { return l == kNullCell ? static_cast<int>(kNullCell) : map(l); };
+    std::multiset<std::tuple<int, int, int, int>> out;
+    for (uint32_t i = s.leap_begin; i < s.leap_end; ++i) {
+      const LeapEntry& e = v.leaps()[i];
+      out.insert({map(e.to), e.flags, std::min(leg(e.leg1), leg(e.leg2)), std::max(leg(e.leg1), leg(e.leg2))});
+    }
+    return out;
+  };
+  auto rays = [&](const Slot& s, auto&& map) {
+    std::multiset<std::vector<int>> out;
+    for (uint32_t i = s.ray_begin; i < s.ray_end; ++i) {
+      const RayEntry& r = v.rays()[i];
+      std::vector<int> d{r.flags, r.mode};
+      for (int j = 0; j < r.len; ++j) d.push_back(map(v.ray_squares()[r.first + j]));
+      out.insert(d);
+    }
+    return out;
+  };
+  auto moved = [&](int sq) { return static_cast<int>(t[sq]); };
+  auto same = [](int sq) { return sq; };
   for (int sq = 0; sq < kSquareSlots; ++sq) {
     if (!v.on_board(sq)) continue;
     const int ts = t[sq];
@@ -92,30 +114,7 @@ bool MovesMapOnto(const Variant& v, const std::array<uint8_t, kSquareSlots>& t, 
     if (from.leap_end - from.leap_begin != image.leap_end - image.leap_begin ||
         from.ray_end - from.ray_begin != image.ray_end - image.ray_begin)
       return false;
-    std::multiset<std::tuple<int, int, int, int>> la, lb;
-    for (uint32_t i = from.leap_begin; i < from.leap_end; ++i) {
-      const LeapEntry& e = v.leaps()[i];
-      la.insert({t[e.to], e.flags, std::min(leg(e.leg1), leg(e.leg2)), std::max(leg(e.leg1), leg(e.leg2))});
-    }
-    for (uint32_t i = image.leap_begin; i < image.leap_end; ++i) {
-      const LeapEntry& e = v.leaps()[i];
-      lb.insert({e.to, e.flags, std::min<int>(e.leg1, e.leg2), std::max<int>(e.leg1, e.leg2)});
-    }
-    if (la != lb) return false;
-    std::multiset<std::vector<int>> ra, rb;
-    for (uint32_t i = from.ray_begin; i < from.ray_end; ++i) {
-      const RayEntry& r = v.rays()[i];
-      std::vector<int> d{r.flags, r.mode};
-      for (int j = 0; j < r.len; ++j) d.push_back(t[v.ray_squares()[r.first + j]]);
-      ra.insert(d);
-    }
-    for (uint32_t i = image.ray_begin; i < image.ray_end; ++i) {
-      const RayEntry& r = v.rays()[i];
-      std::vector<int> d{r.flags, r.mode};
-      for (int j = 0; j < r.len; ++j) d.push_back(v.ray_squares()[r.first + j]);
-      rb.insert(d);
-    }
-    if (ra != rb) return false;
+    if (leaps(from, moved) != leaps(image, same) || rays(from, moved) != rays(image, same)) return false;
   }
   return true;
 }
