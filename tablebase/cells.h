@@ -22,9 +22,11 @@
 // hash map keyed by side and entry.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <unordered_map>
@@ -152,34 +154,160 @@ inline void Scan(const uint8_t* cells, uint64_t begin, uint64_t end, WordFilter&
 }
 }  // namespace cellscan
 
-// The cells' storage: zeroed by calloc (fresh pages from the kernel for
-// large sizes) and never value-initialised again, so pages whose entries are
-// all illegal (code 0) are never written and never count in the process's
-// resident memory. Passes write a cell only when its code changes.
-template <class T>
-struct ZeroedAllocator {
-  using value_type = T;
-  ZeroedAllocator() = default;
-  template <class U>
-  ZeroedAllocator(const ZeroedAllocator<U>&) {}
-  T* allocate(size_t n) {
-    void* p = std::calloc(n, sizeof(T));
-    if (!p) throw std::bad_alloc();
-    return static_cast<T*>(p);
-  }
-  void deallocate(T* p, size_t) { std::free(p); }
-  template <class U>
-  void construct(U*) {}  // already zero
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-  template <class U>
-  bool operator==(const ZeroedAllocator<U>&) const { return true; }
-  template <class U>
-  bool operator!=(const ZeroedAllocator<U>&) const { return false; }
+// Zeroed memory straight from the kernel, asked to be backed by huge pages
+// (2 MiB): the generator reads cells all over tables of tens of megabytes,
+// and with 4 KiB pages nearly every such read would also miss the TLB. The
+// kernel zeroes the pages; a page never written is never resident.
+class ZeroedBuffer {
+ public:
+  ZeroedBuffer() = default;
+  ZeroedBuffer(const ZeroedBuffer&) = delete;
+  ZeroedBuffer& operator=(const ZeroedBuffer&) = delete;
+  ~ZeroedBuffer() { Release(); }
+  // Fresh zeroed bytes (the previous ones are released).
+  void Allocate(size_t bytes);
+  void Release();
+  uint8_t* data() { return data_; }
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  uint8_t* data_ = nullptr;
+  void* map_ = nullptr;
+  size_t size_ = 0, map_size_ = 0;
 };
-using CellVector = std::vector<uint8_t, ZeroedAllocator<uint8_t>>;
+
+// The cells of one side to move: one byte per legal entry only (entries
+// with two pieces on a square or the side not to move in check have none;
+// in KRNKR more than half of them). A bitmap marks the legal entries; their
+// cells are stored in index order, so a cell's place is the number of legal
+// entries before it. The bitmap is kept in cache lines of eight words: the
+// count of legal entries before the line, then seven bitmap words (448
+// entries), so that finding a place reads one line and adds at most seven
+// population counts, without branches. Illegal entries read as code 0 (both
+// layouts' "illegal") and are never written.
+class SideCells {
+ public:
+  static constexpr uint64_t kNoPlace = ~0ULL;
+
+  // All entries illegal, no cells.
+  void Reset(uint64_t entries) {
+    entries_ = entries;
+    lines_count_ = ((entries + 63) >> 6) / 7 + 2;  // one more line of zeros: Rank(entries())
+    line_buffer_.Allocate(lines_count_ * 64);
+    lines_ = reinterpret_cast<uint64_t*>(line_buffer_.data());
+    cells_.Release();
+    cell_count_ = 0;
+  }
+  // Before Allocate: threads mark disjoint 64-entry words.
+  void MarkLegal(uint64_t i) { Word(i >> 6) |= 1ULL << (i & 63); }
+  // Counts the legal entries and makes their cells (zero).
+  void Allocate() {
+    uint64_t n = 0;
+    for (uint64_t l = 0; l < lines_count_; ++l) {
+      uint64_t* line = lines_ + 8 * l;
+      line[0] = n;
+      for (int k = 1; k < 8; ++k) n += static_cast<uint64_t>(__builtin_popcountll(line[k]));
+    }
+    cells_.Allocate(n);
+    cell_count_ = n;
+  }
+  void Release() {
+    line_buffer_.Release();
+    cells_.Release();
+    lines_ = nullptr;
+    entries_ = lines_count_ = cell_count_ = 0;
+  }
+
+  uint64_t entries() const { return entries_; }
+  uint64_t legal() const { return cell_count_; }
+  uint64_t bytes() const { return lines_count_ * 64 + cell_count_; }
+  bool IsLegal(uint64_t i) const { return Word(i >> 6) >> (i & 63) & 1; }
+  // Legal entries before entry i (i <= entries()): the place of i's cell.
+  uint64_t Rank(uint64_t i) const {
+    const uint64_t w = i >> 6, l = w / 7, k = w - 7 * l;
+    const uint64_t* line = lines_ + 8 * l;
+    return line[0] + Before(line, k) + static_cast<uint64_t>(__builtin_popcountll(line[1 + k] & ((1ULL << (i & 63)) - 1)));
+  }
+  // The place of entry i's cell, kNoPlace if i is illegal (one line read).
+  uint64_t Place(uint64_t i) const {
+    const uint64_t w = i >> 6, l = w / 7, k = w - 7 * l;
+    const uint64_t* line = lines_ + 8 * l;
+    const uint64_t word = line[1 + k];
+    if (!(word >> (i & 63) & 1)) return kNoPlace;
+    return line[0] + Before(line, k) + static_cast<uint64_t>(__builtin_popcountll(word & ((1ULL << (i & 63)) - 1)));
+  }
+
+  // Relaxed atomic access by entry (Store and Cas need a legal entry) and by
+  // place.
+  uint8_t Load(uint64_t i) const {
+    const uint64_t p = Place(i);
+    return p == kNoPlace ? uint8_t{0} : LoadAt(p);
+  }
+  void Store(uint64_t i, uint8_t c) { StoreAt(Rank(i), c); }
+  bool Cas(uint64_t i, uint8_t& expected, uint8_t desired) { return CasAt(Rank(i), expected, desired); }
+  uint8_t LoadAt(uint64_t p) const { return __atomic_load_n(cells_.data() + p, __ATOMIC_RELAXED); }
+  void StoreAt(uint64_t p, uint8_t c) { __atomic_store_n(cells_.data() + p, c, __ATOMIC_RELAXED); }
+  bool CasAt(uint64_t p, uint8_t& expected, uint8_t desired) {
+    return __atomic_compare_exchange_n(cells_.data() + p, &expected, desired, false, __ATOMIC_SEQ_CST,
+                                       __ATOMIC_RELAXED);
+  }
+  // Prefetches: the bitmap line of entry i, the cell at a place.
+  void PrefetchLine(uint64_t i) const { __builtin_prefetch(lines_ + 8 * ((i >> 6) / 7)); }
+  void PrefetchCell(uint64_t p) const { __builtin_prefetch(cells_.data() + p, 1); }
+  // Plain access by place (passes where each cell has one owner).
+  uint8_t& at(uint64_t place) { return cells_.data()[place]; }
+  uint8_t at(uint64_t place) const { return cells_.data()[place]; }
+
+  // f(entry, place) for each legal entry in [begin, end), in order.
+  template <class F>
+  void ForEachLegal(uint64_t begin, uint64_t end, F&& f) const {
+    if (begin >= end) return;
+    uint64_t place = Rank(begin);
+    for (uint64_t w = begin >> 6, last = (end - 1) >> 6; w <= last; ++w) {
+      uint64_t m = Word(w);
+      if (w == begin >> 6) m &= ~0ULL << (begin & 63);
+      if (w == last && (end & 63)) m &= (1ULL << (end & 63)) - 1;
+      for (; m; m &= m - 1) f((w << 6) + static_cast<uint64_t>(__builtin_ctzll(m)), place++);
+    }
+  }
+
+  // The word-at-a-time scan of cellscan over the cells of the legal entries
+  // in [begin, end): f(entry, place) for each cell of a passing word.
+  template <class WordFilter, class F>
+  void Scan(uint64_t begin, uint64_t end, WordFilter&& word, F&& f) const {
+    if (begin >= end) return;
+    const uint64_t first = Rank(begin), last = Rank(end);
+    // A cursor on the bitmap: the lowest set bit of `m` is entry w * 64 + tz,
+    // whose place is `p`; places only grow during one scan.
+    uint64_t w = begin >> 6, m = Word(w) & (~0ULL << (begin & 63)), p = first;
+    cellscan::Scan(cells_.data(), first, last, word, [&](uint64_t place) {
+      for (;;) {
+        const uint64_t n = static_cast<uint64_t>(__builtin_popcountll(m));
+        if (p + n > place) break;
+        p += n;
+        m = Word(++w);
+      }
+      for (; p < place; ++p) m &= m - 1;
+      f((w << 6) + static_cast<uint64_t>(__builtin_ctzll(m)), place);
+    });
+  }
+
+ private:
+  // Bitmap word w (entries 64 w .. 64 w + 63).
+  uint64_t& Word(uint64_t w) { return lines_[8 * (w / 7) + 1 + w % 7]; }
+  uint64_t Word(uint64_t w) const { return lines_[8 * (w / 7) + 1 + w % 7]; }
+  // Legal entries in the line's first k bitmap words (k < 7), branch-free.
+  static uint64_t Before(const uint64_t* line, uint64_t k) {
+    uint64_t r = 0;
+    for (uint64_t j = 0; j < 6; ++j) r += j < k ? static_cast<uint64_t>(__builtin_popcountll(line[1 + j])) : 0;
+    return r;
+  }
+  uint64_t entries_ = 0, lines_count_ = 0, cell_count_ = 0;
+  ZeroedBuffer line_buffer_;
+  uint64_t* lines_ = nullptr;  // line_buffer_'s words
+  ZeroedBuffer cells_;
+};
 
 // Counters and distances that do not fit in a cell, per (side, entry).
 class Overflow {
@@ -214,6 +342,12 @@ class Overflow {
       for (auto it = sh.map.begin(); it != sh.map.end();)
         if (keep(Color(it->first & 1), it->first >> 1)) ++it;
         else it = sh.map.erase(it);
+  }
+  // f(side, entry, value) for each entry; not while other threads use the map.
+  template <class F>
+  void ForEach(F&& f) const {
+    for (const Shard& sh : shards_)
+      for (const auto& [key, value] : sh.map) f(Color(key & 1), key >> 1, value);
   }
   uint64_t size() const {
     uint64_t n = 0;

@@ -21,19 +21,23 @@ Status Generator::RecomputeDistances() {
   // the moves' legality comes from the boards, not from other cells.
   ForRanges("distances: set-up", [&](Work& w, uint64_t begin, uint64_t end) {
     Board& b = w.b;
+    // The places of the next legal entry's cells, side by side.
+    uint64_t place[2] = {cells_[kFirst].Rank(begin), cells_[kSecond].Rank(begin)};
     for (uint64_t i = begin; i < end; ++i) {
-      const uint8_t cells[2] = {Load(kFirst, i), Load(kSecond, i)};
-      if (cells[0] == WdlCodes::kIllegal && cells[1] == WdlCodes::kIllegal) continue;
+      const bool legal[2] = {cells_[kFirst].IsLegal(i), cells_[kSecond].IsLegal(i)};
+      if (!(legal[0] | legal[1])) continue;
       geo_.Set(b, i);
       for (int si = 0; si < 2; ++si) {
+        if (!legal[si]) continue;
         const Color side = Color(si);
-        const uint8_t c = cells[si];
-        if (c == WdlCodes::kIllegal) continue;
+        uint8_t& cell = cells_[si].at(place[si]++);
+        const uint8_t c = cell;
+        auto store = [&](uint8_t code) { __atomic_store_n(&cell, code, __ATOMIC_RELAXED); };
         if (wdl_.Open(c)) {
-          Store(side, i, DtmCodes::kDraw);
+          store(DtmCodes::kDraw);
           continue;
         }
-        const bool in_check = geo_.InCheck(b, side);
+        const bool in_check = !legal[~side];  // only a check makes the other side's entry illegal
         const bool win = WdlCodes::Win(c), rule = c == WdlCodes::kRuleDone || c == WdlCodes::kRulePending;
         int quiet = 0, best = INT_MAX, worst = -1;
         bool any = win;  // a won position has a move
@@ -57,17 +61,17 @@ Status Generator::RecomputeDistances() {
         });
         if (!any) {
           if (in_check || stalemate_loses) StoreDist(side, i, 0, false);
-          else Store(side, i, DtmCodes::kDraw);
+          else store(DtmCodes::kDraw);
         } else if (win) {
           if (best != INT_MAX) StoreDist(side, i, best, false);
-          else Store(side, i, DtmCodes::kWinUnknown);
+          else store(DtmCodes::kWinUnknown);
         } else if (quiet == 0) {
           StoreDist(side, i, std::max(worst, 0), rule);
         } else {
           const uint8_t code = rule ? dtm_.RuleCounter(quiet) : dtm_.Counter(quiet);
           if (code == dtm_.big_counter() || code == dtm_.big_rule_counter())
             overflow_.Put(side, i, static_cast<uint32_t>(quiet));
-          Store(side, i, code);
+          store(code);
         }
       }
     }
@@ -75,13 +79,14 @@ Status Generator::RecomputeDistances() {
   EndPhase("perpetual check: distance set-up");
   Propagate(true);
   std::atomic<uint64_t> left{0};
-  ForChunks("", [&](Work&, Color side, uint64_t begin, uint64_t end) {
-    for (uint64_t i = begin; i < end; ++i) {
-      const uint8_t c = Load(side, i);
+  for (const SideCells& cells : cells_) {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (int64_t k = 0; k < static_cast<int64_t>(cells.legal()); ++k) {
+      const uint8_t c = cells.at(k);
       if (c == DtmCodes::kWinUnknown || dtm_.IsRuleCounter(c) || dtm_.IsCounter(c))
         left.fetch_add(1, std::memory_order_relaxed);
     }
-  });
+  }
   if (left.load())
     return Status::Aborted(name_ + ": " + std::to_string(left.load()) +
                            " results got no distance (internal error in the perpetual-check pass)");

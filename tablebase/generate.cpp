@@ -68,7 +68,7 @@ void Generator::EndPhase(const char* phase) {
 }
 
 uint64_t Generator::ram_bytes() const {
-  uint64_t n = cells_[0].size() + cells_[1].size();
+  uint64_t n = cells_[0].bytes() + cells_[1].bytes();
   for (const auto& [name, t] : subs_) n += t->bytes();
   return n;
 }
@@ -158,9 +158,7 @@ Status Generator::Init(const std::string& dir) {
   threads_ = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(threads_, index_.size() / 65536)));
   for (int s = 0; s < 2; ++s) {
     static_assert(DtmCodes::kIllegal == 0 && WdlCodes::kIllegal == 0, "fresh cells are zero: illegal");
-    cells_[s].clear();
-    cells_[s].shrink_to_fit();
-    cells_[s].resize(index_.size());
+    cells_[s].Reset(index_.size());  // cells come once legality is known (Initialise)
     level_mask_[s].assign((index_.size() >> kChunkBits) + 1, 0);
   }
   int counters = opts_.counter_codes > 0 ? opts_.counter_codes : std::min(geo_.max_quiet_moves(), 60);
@@ -256,17 +254,31 @@ int Generator::CaptureLossMax(Board& b, Color s, bool quiet_only) const {
 Status Generator::Initialise() {
   max_dtm_ = 0;
   const bool stalemate_loses = v_.rules().stalemate == Outcome::kLoss;
-  ForRanges("initialise", [&](Work& w, uint64_t begin, uint64_t end) {
+  // Legality first: only legal entries get cells (cells.h). Chunks are whole
+  // bitmap words, so the threads mark disjoint words.
+  static_assert((1 << kChunkBits) % 512 == 0, "chunks are whole bitmap blocks");
+  ForRanges("legality", [&](Work& w, uint64_t begin, uint64_t end) {
     Board& b = w.b;
     for (uint64_t i = begin; i < end; ++i) {
       geo_.Set(b, i);
-      if (!b.valid) continue;  // cells start illegal
-      // attacked[c]: c's royal is attacked.
-      const bool attacked[2] = {geo_.InCheck(b, kFirst), geo_.InCheck(b, kSecond)};
+      if (!b.valid) continue;
+      // The side not to move must not be in check.
+      if (!geo_.InCheck(b, kSecond)) cells_[kFirst].MarkLegal(i);
+      if (!geo_.InCheck(b, kFirst)) cells_[kSecond].MarkLegal(i);
+    }
+  });
+  for (SideCells& c : cells_) c.Allocate();
+  fprintf(stderr, "DEBUG rss %.1f MiB legal %llu %llu bytes %llu\n", PhaseClock::CurrentRss()/1048576.0, (unsigned long long)cells_[0].legal(), (unsigned long long)cells_[1].legal(), (unsigned long long)(cells_[0].bytes()+cells_[1].bytes()));
+  ForRanges("initialise", [&](Work& w, uint64_t begin, uint64_t end) {
+    Board& b = w.b;
+    for (uint64_t i = begin; i < end; ++i) {
+      const bool legal[2] = {cells_[kFirst].IsLegal(i), cells_[kSecond].IsLegal(i)};
+      if (!(legal[0] | legal[1])) continue;
+      geo_.Set(b, i);
       for (int si = 0; si < 2; ++si) {
         const Color side = Color(si);
-        if (attacked[~side]) continue;  // the side not to move is in check: illegal
-        const bool in_check = attacked[side];
+        if (!legal[si]) continue;
+        const bool in_check = !legal[~side];  // legal here: only a check makes the other side's entry illegal
         int quiet = 0, best_win = INT_MAX, worst_loss = -1;
         bool draw = false, any = false;
         geo_.ForEachMove(b, side, [&](int slot, int to, int cap, int promo) {
@@ -306,8 +318,9 @@ Status Generator::Initialise() {
   return Status::OK();
 }
 
-void Generator::SetWin(Color side, uint64_t idx, int dist, bool final_pass) {
-  uint8_t c = Load(side, idx);
+void Generator::SetWin(Color side, uint64_t idx, uint64_t place, int dist, bool final_pass) {
+  SideCells& cells = cells_[side];
+  uint8_t c = cells.LoadAt(place);
   for (;;) {
     // A tentative win (by a capture) not yet processed may get shorter:
     // processing happens at its own distance + 1, later than this level.
@@ -323,7 +336,7 @@ void Generator::SetWin(Color side, uint64_t idx, int dist, bool final_pass) {
     // Only wins are set during a level with an even distance to process, and
     // all at this distance: concurrent writers agree.
     if (code == DtmCodes::kBigDist) overflow_.Put(side, idx, static_cast<uint32_t>(2 * dist));
-    if (Cas(side, idx, c, code)) {
+    if (cells.CasAt(place, c, code)) {
       if (c == dtm_.big_counter()) overflow_.Erase(side, idx);
       NoteDtm(dist);
       Mark(side, idx, dist);
@@ -335,8 +348,10 @@ void Generator::SetWin(Color side, uint64_t idx, int dist, bool final_pass) {
 // A successor won for the opponent: one fewer to wait for. In the final
 // distance pass a loss by the perpetual-check rule counts down its
 // non-checking moves only (distances.cpp).
-void Generator::Decrement(Work& w, Color side, uint64_t idx, int level, bool final_pass, bool via_check) {
-  uint8_t c = Load(side, idx);
+void Generator::Decrement(Work& w, Color side, uint64_t idx, uint64_t place, int level, bool final_pass,
+                          bool via_check) {
+  SideCells& cells = cells_[side];
+  uint8_t c = cells.LoadAt(place);
   for (;;) {
     // A loss by the perpetual-check rule (final pass only) waits for its
     // non-checking moves only: its checks do not count towards the distance.
@@ -346,7 +361,7 @@ void Generator::Decrement(Work& w, Color side, uint64_t idx, int level, bool fin
       if (overflow_.Decrement(side, idx) != 0) return;
       overflow_.Erase(side, idx);
     } else if (c != (rule ? dtm_.RuleCounter(1) : dtm_.Counter(1))) {
-      if (Cas(side, idx, c, static_cast<uint8_t>(c - 1))) return;
+      if (cells.CasAt(place, c, static_cast<uint8_t>(c - 1))) return;
       continue;
     }
     // The last move: a loss. Each successor win decrements once, so only one
@@ -361,11 +376,11 @@ void Generator::ProcessResolved(Work& w, Color side, uint64_t idx, int dist, boo
   geo_.Set(w.b, idx);
   const Color x = ~side;
   if ((dist & 1) == 0) {
-    geo_.ForEachPredecessor(w.b, w.scratch, x, [&](uint64_t j) { SetWin(x, j, dist + 1, final_pass); });
+    ForEachPredecessorCell(w, x, [&](uint64_t j, uint64_t place) { SetWin(x, j, place, dist + 1, final_pass); });
   } else {
     const bool check = final_pass && geo_.InCheck(w.b, side);
-    geo_.ForEachPredecessor(w.b, w.scratch, x,
-                            [&](uint64_t j) { Decrement(w, x, j, dist + 1, final_pass, check); });
+    ForEachPredecessorCell(
+        w, x, [&](uint64_t j, uint64_t place) { Decrement(w, x, j, place, dist + 1, final_pass, check); });
   }
 }
 
@@ -379,12 +394,11 @@ void Generator::Propagate(bool final_pass) {
     const uint64_t bit = 1ULL << (d & 63);
     ForChunks("", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
       if (!(__atomic_load_n(&level_mask_[side][begin >> kChunkBits], __ATOMIC_RELAXED) & bit)) return;
-      const uint8_t* cells = cells_[side].data();
-      cellscan::Scan(
-          cells, begin, end,
+      cells_[side].Scan(
+          begin, end,
           [&](uint64_t word) { return cellscan::HasByte(word, want0) | cellscan::HasByte(word, want1); },
-          [&](uint64_t i) {
-            const uint8_t c = __atomic_load_n(&cells[i], __ATOMIC_RELAXED);
+          [&](uint64_t i, uint64_t place) {
+            const uint8_t c = cells_[side].LoadAt(place);
             if (c != want0 && c != want1) return;
             if (c == DtmCodes::kBigDist && DistAt(side, i, c) != d) return;
             ProcessResolved(w, side, i, d, final_pass);
@@ -394,14 +408,13 @@ void Generator::Propagate(bool final_pass) {
 }
 
 void Generator::Finish() {
-  for (int s = 0; s < 2; ++s) {
-    uint8_t* cells = cells_[s].data();
+  for (SideCells& cells : cells_) {
 #pragma omp parallel for num_threads(threads_) schedule(static)
-    for (int64_t i = 0; i < static_cast<int64_t>(index_.size()); ++i)
-      if (dtm_.Open(cells[i])) cells[i] = DtmCodes::kDraw;
+    for (int64_t k = 0; k < static_cast<int64_t>(cells.legal()); ++k)
+      if (dtm_.Open(cells.at(k))) cells.at(k) = DtmCodes::kDraw;
   }
   // Only distances stay in the overflow map.
-  overflow_.Filter([&](Color s, uint64_t i) { return cells_[s][i] == DtmCodes::kBigDist; });
+  overflow_.Filter([&](Color s, uint64_t i) { return Load(s, i) == DtmCodes::kBigDist; });
 }
 
 uint16_t Generator::StoredValue(Color side, uint64_t idx, uint8_t code) {
@@ -443,6 +456,8 @@ Status Generator::Run() {
 Status Generator::Statistics() {
   header_.orders = static_cast<uint32_t>(orders_);
   const uint64_t stride = index_.kp_stride();
+  const uint64_t chunk = 1ULL << kChunkBits;
+  const int64_t chunks = static_cast<int64_t>((index_.size() + chunk - 1) / chunk);
   for (int s = 0; s < 2; ++s) {
     SideStats total;
     total.longest_win_index = kNoIndex;
@@ -452,30 +467,31 @@ Status Generator::Statistics() {
       SideStats& st = per[omp_get_thread_num()];
       uint8_t sq[kMaxTablePieces];
 #pragma omp for schedule(static)
-      for (int64_t ii = 0; ii < static_cast<int64_t>(index_.size()); ++ii) {
-        const uint64_t i = static_cast<uint64_t>(ii);
-        const uint8_t c = cells_[s][i];
-        if (c == DtmCodes::kIllegal) {
-          ++st.illegal;
-          continue;
-        }
-        if (index_.PairFixed(static_cast<int>(i / stride))) {
-          index_.Decode(i, sq);
-          if (!index_.CountedOnce(sq, i)) continue;
-        }
-        if (c == DtmCodes::kDraw) {
-          ++st.draw;
-          continue;
-        }
-        const uint32_t d = static_cast<uint32_t>(DistAt(Color(s), i, c));
-        if (d & 1) {
-          ++st.win;
-          if (d > st.longest_win || st.longest_win_index == kNoIndex ||
-              (d == st.longest_win && i < st.longest_win_index))
-            st.longest_win = d, st.longest_win_index = i;
-        } else {
-          ++st.loss;
-        }
+      for (int64_t ch = 0; ch < chunks; ++ch) {
+        const uint64_t begin = static_cast<uint64_t>(ch) * chunk, end = std::min(index_.size(), begin + chunk);
+        uint64_t legal = 0;
+        cells_[s].ForEachLegal(begin, end, [&](uint64_t i, uint64_t place) {
+          ++legal;
+          const uint8_t c = cells_[s].at(place);
+          if (index_.PairFixed(static_cast<int>(i / stride))) {
+            index_.Decode(i, sq);
+            if (!index_.CountedOnce(sq, i)) return;
+          }
+          if (c == DtmCodes::kDraw) {
+            ++st.draw;
+            return;
+          }
+          const uint32_t d = static_cast<uint32_t>(DistAt(Color(s), i, c));
+          if (d & 1) {
+            ++st.win;
+            if (d > st.longest_win || st.longest_win_index == kNoIndex ||
+                (d == st.longest_win && i < st.longest_win_index))
+              st.longest_win = d, st.longest_win_index = i;
+          } else {
+            ++st.loss;
+          }
+        });
+        st.illegal += (end - begin) - legal;
       }
     }
     for (const SideStats& p : per) {
@@ -495,21 +511,30 @@ Status Generator::Write(const std::string& path, int compression_level) {
   // written: no second copy of the table.
   uint16_t max_value = 0;
   for (int s = 0; s < 2; ++s) {
+    // Distances in the overflow map are the longest; the codes' own order
+    // is by distance otherwise.
     uint16_t m = 0;
+    const SideCells& cells = cells_[s];
 #pragma omp parallel for num_threads(threads_) schedule(static) reduction(max : m)
-    for (int64_t i = 0; i < static_cast<int64_t>(index_.size()); ++i) {
-      const uint8_t c = cells_[s][i];
-      if (dtm_.IsDist(c)) m = std::max(m, StoredValue(Color(s), static_cast<uint64_t>(i), c));
+    for (int64_t k = 0; k < static_cast<int64_t>(cells.legal()); ++k) {
+      const uint8_t c = cells.at(k);
+      if (dtm_.IsDist(c) && c != DtmCodes::kBigDist) m = std::max(m, StoredValue(Color(s), 0, c));
     }
     max_value = std::max(max_value, m);
   }
+  overflow_.ForEach([&](Color, uint64_t, uint32_t v) {
+    max_value = std::max(max_value, EncodeValue(static_cast<int>(v >> 1), v & 1));
+  });
   Status st = WriteTableBlocks(
       path, header_, max_value,
       [&](int side, uint64_t begin, uint64_t end, uint16_t* out) {
-        for (uint64_t i = begin; i < end; ++i) out[i - begin] = StoredValue(Color(side), i, cells_[side][i]);
+        std::fill(out, out + (end - begin), kValueIllegal);
+        cells_[side].ForEachLegal(begin, end, [&](uint64_t i, uint64_t place) {
+          out[i - begin] = StoredValue(Color(side), i, cells_[side].at(place));
+        });
       },
       compression_level, threads_);
-  for (auto& c : cells_) CellVector().swap(c);
+  for (SideCells& c : cells_) c.Release();
   EndPhase("compress and write");
   return st;
 }

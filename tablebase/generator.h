@@ -78,8 +78,28 @@ class Generator {
  private:
   struct Work {
     Board b, aux, scratch;
+    std::vector<uint64_t> entries, places;  // ForEachPredecessorCell's batch
     std::unique_ptr<Work> engine;  // lazily: a Position for the engine checks
   };
+
+  // The legal predecessors of w.b (x to move there) with their cells'
+  // places: f(entry, place). The batch is found first and its bitmap lines
+  // and cells prefetched, so that the two dependent reads of each (line,
+  // then cell) overlap across the batch instead of waiting one by one.
+  template <class F>
+  void ForEachPredecessorCell(Work& w, Color x, F&& f) {
+    w.entries.clear();
+    geo_.ForEachPredecessor(w.b, w.scratch, x, [&](uint64_t j) { w.entries.push_back(j); });
+    const SideCells& cells = cells_[x];
+    for (uint64_t j : w.entries) cells.PrefetchLine(j);
+    w.places.resize(w.entries.size());
+    for (size_t k = 0; k < w.entries.size(); ++k) {
+      w.places[k] = cells.Place(w.entries[k]);
+      if (w.places[k] != SideCells::kNoPlace) cells.PrefetchCell(w.places[k]);
+    }
+    for (size_t k = 0; k < w.entries.size(); ++k)
+      if (w.places[k] != SideCells::kNoPlace) f(w.entries[k], w.places[k]);
+  }
 
   void EndPhase(const char* phase);
 
@@ -93,8 +113,8 @@ class Generator {
   // final_pass: the results are known (distances.cpp), only distances are found.
   void Propagate(bool final_pass);
   void ProcessResolved(Work& w, Color side, uint64_t idx, int dist, bool final_pass);
-  void SetWin(Color side, uint64_t idx, int dist, bool final_pass);
-  void Decrement(Work& w, Color side, uint64_t idx, int level, bool final_pass, bool via_check);
+  void SetWin(Color side, uint64_t idx, uint64_t place, int dist, bool final_pass);
+  void Decrement(Work& w, Color side, uint64_t idx, uint64_t place, int level, bool final_pass, bool via_check);
   // Over legal captures/promotions (non-checking ones only if quiet_only):
   // 1 + the opponent's win distance; -1 if none.
   int CaptureLossMax(Board& b, Color s, bool quiet_only) const;
@@ -120,12 +140,9 @@ class Generator {
   Status Statistics();
   uint16_t StoredValue(Color side, uint64_t idx, uint8_t code);
 
-  uint8_t Load(Color s, uint64_t i) const { return __atomic_load_n(&cells_[s][i], __ATOMIC_RELAXED); }
-  void Store(Color s, uint64_t i, uint8_t c) { __atomic_store_n(&cells_[s][i], c, __ATOMIC_RELAXED); }
-  bool Cas(Color s, uint64_t i, uint8_t& expected, uint8_t desired) {
-    return __atomic_compare_exchange_n(&cells_[s][i], &expected, desired, false, __ATOMIC_SEQ_CST,
-                                       __ATOMIC_RELAXED);
-  }
+  uint8_t Load(Color s, uint64_t i) const { return cells_[s].Load(i); }
+  void Store(Color s, uint64_t i, uint8_t c) { cells_[s].Store(i, c); }
+  bool Cas(Color s, uint64_t i, uint8_t& expected, uint8_t desired) { return cells_[s].Cas(i, expected, desired); }
   void NoteDtm(int d);
   // Records that chunk idx >> kChunkBits of `side` holds a result at distance d,
   // so that the pass for level d + 1 can skip the chunks without any.
@@ -164,7 +181,7 @@ class Generator {
   Indexer index_;
   Geometry geo_;
   TableHeader header_;
-  CellVector cells_[2];
+  SideCells cells_[2];
   std::vector<uint64_t> level_mask_[2];
   DtmCodes dtm_;
   WdlCodes wdl_;

@@ -15,6 +15,7 @@
 // successors, and prunes S by re-examining only the predecessors of
 // positions that left it. Results are found without distances (the result
 // layout of cells.h); distances.cpp computes them afterwards.
+#include <algorithm>
 #include <atomic>
 
 #include "tablebase/generator.h"
@@ -31,7 +32,7 @@ enum class Succ { kLoses, kOpen, kBad };
 // into an open position? classify(code) tells a successor cell apart;
 // `targets` gets the open successors (if not null).
 template <class Classify>
-static bool IsCandidate(const Geometry& geo, Board& b, Color x, const uint8_t* other, Classify&& classify,
+static bool IsCandidate(const Geometry& geo, Board& b, Color x, const SideCells& other, Classify&& classify,
                         std::vector<uint64_t>* targets) {
   const bool in_check = geo.InCheck(b, x);
   bool ok = true;
@@ -39,7 +40,7 @@ static bool IsCandidate(const Geometry& geo, Board& b, Color x, const uint8_t* o
     if (cap < 0 && promo < 0) {
       const uint64_t j = geo.QuietSuccessor(b, slot, to);
       if (j == kNoIndex) return true;
-      const uint8_t code = __atomic_load_n(&other[j], __ATOMIC_RELAXED);
+      const uint8_t code = other.Load(j);
       if (code == 0) return true;  // illegal move
       switch (classify(j, code)) {
         case Succ::kLoses:
@@ -71,10 +72,11 @@ static bool IsCandidate(const Geometry& geo, Board& b, Color x, const uint8_t* o
 bool Generator::AnyCandidate() {
   std::atomic<bool> found{false};
   ForChunks("perpetual check: candidates", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
-    const uint8_t* other = cells_[~side].data();
-    for (uint64_t i = begin; i < end && !found.load(std::memory_order_relaxed); ++i) {
-      const uint8_t c = Load(side, i);
-      if (!dtm_.IsCounter(c)) continue;  // "cannot lose" cells have a drawing capture
+    const SideCells& other = cells_[~side];
+    cells_[side].ForEachLegal(begin, end, [&](uint64_t i, uint64_t place) {
+      if (found.load(std::memory_order_relaxed)) return;
+      const uint8_t c = cells_[side].at(place);
+      if (!dtm_.IsCounter(c)) return;  // "cannot lose" cells have a drawing capture
       geo_.Set(w.b, i);
       auto classify = [&](uint64_t j, uint8_t code) {
         if (dtm_.Open(code)) return Succ::kOpen;
@@ -82,44 +84,49 @@ bool Generator::AnyCandidate() {
         return Succ::kBad;
       };
       if (IsCandidate(geo_, w.b, side, other, classify, nullptr)) found = true;
-    }
+    });
   });
   return found.load();
 }
 
 void Generator::ToResultLayout() {
+  const uint64_t chunk = 1ULL << kChunkBits;
+  const int64_t chunks = static_cast<int64_t>((index_.size() + chunk - 1) / chunk);
   for (int s = 0; s < 2; ++s) {
-    uint8_t* cells = cells_[s].data();
+    SideCells& cells = cells_[s];
 #pragma omp parallel for num_threads(threads_) schedule(static)
-    for (int64_t ii = 0; ii < static_cast<int64_t>(index_.size()); ++ii) {
-      const uint64_t i = static_cast<uint64_t>(ii);
-      const uint8_t c = cells[i];
-      uint8_t r;
-      if (c == DtmCodes::kIllegal) r = WdlCodes::kIllegal;
-      else if (c == DtmCodes::kDraw) r = WdlCodes::kOpenDraw;
-      else if (c == dtm_.big_counter()) r = wdl_.Counter(wdl_.counters() + 1, true);
-      else if (dtm_.IsCounter(c)) r = wdl_.Counter(dtm_.CounterOf(c), true);
-      else r = (DistAt(Color(s), i, c) & 1) ? WdlCodes::kWinDone : WdlCodes::kLossDone;
-      if (r != c) cells[i] = r;  // illegal cells stay unwritten (cells.h)
+    for (int64_t ch = 0; ch < chunks; ++ch) {
+      const uint64_t begin = static_cast<uint64_t>(ch) * chunk;
+      cells.ForEachLegal(begin, std::min(index_.size(), begin + chunk), [&](uint64_t i, uint64_t place) {
+        const uint8_t c = cells.at(place);
+        uint8_t r;
+        if (c == DtmCodes::kDraw) r = WdlCodes::kOpenDraw;
+        else if (c == dtm_.big_counter()) r = wdl_.Counter(wdl_.counters() + 1, true);
+        else if (dtm_.IsCounter(c)) r = wdl_.Counter(dtm_.CounterOf(c), true);
+        else r = (DistAt(Color(s), i, c) & 1) ? WdlCodes::kWinDone : WdlCodes::kLossDone;
+        cells.at(place) = r;
+      });
     }
     std::fill(level_mask_[s].begin(), level_mask_[s].end(), kFlaggedChunk);
   }
   // Only counters stay in the overflow map; every open cell is flagged, so
   // the first order of each side examines them all.
-  overflow_.Filter([&](Color s, uint64_t i) { return wdl_.IsBig(cells_[s][i]); });
+  overflow_.Filter([&](Color s, uint64_t i) { return wdl_.IsBig(Load(s, i)); });
 }
 
 void Generator::MarkCandidates(Color x) {
   ForChunks("perpetual check: candidates", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
     if (side != x || !TakeBits(x, begin, kFlaggedChunk)) return;
-    const uint8_t* other = cells_[~x].data();
+    const SideCells& other = cells_[~x];
     std::vector<uint64_t> targets;
     auto flagged = [](uint64_t word) { return cellscan::HasOddAtLeast(word, WdlCodes::kCounter0); };
-    cellscan::Scan(cells_[x].data(), begin, end, flagged, [&](uint64_t i) {
-      uint8_t c = Load(x, i);
+    SideCells& mine = cells_[x];
+    SideCells& theirs = cells_[~x];
+    mine.Scan(begin, end, flagged, [&](uint64_t i, uint64_t place) {
+      uint8_t c = mine.LoadAt(place);
       if (!WdlCodes::Flagged(c)) return;
       const uint8_t clean = WdlCodes::Unflagged(c);
-      if (!Cas(x, i, c, clean)) return;  // nothing else writes X's open cells now
+      if (!mine.CasAt(place, c, clean)) return;  // nothing else writes X's open cells now
       geo_.Set(w.b, i);
       targets.clear();
       auto classify = [&](uint64_t, uint8_t code) {
@@ -128,12 +135,13 @@ void Generator::MarkCandidates(Color x) {
         return Succ::kBad;
       };
       if (!IsCandidate(geo_, w.b, x, other, classify, &targets)) return;
-      Store(x, i, WdlCodes::kInS);
+      mine.StoreAt(place, WdlCodes::kInS);
       MarkBits(x, i, kInSChunk);
       for (uint64_t j : targets) {
-        uint8_t t = Load(~x, j);
+        const uint64_t pj = theirs.Rank(j);  // an open target: legal
+        uint8_t t = theirs.LoadAt(pj);
         while (wdl_.Open(t)) {
-          if (Cas(~x, j, t, WdlCodes::kInS)) {
+          if (theirs.CasAt(pj, t, WdlCodes::kInS)) {
             MarkBits(~x, j, kInSChunk);
             break;
           }
@@ -147,14 +155,14 @@ void Generator::MarkCandidates(Color x) {
 // resolved while S is pruned, so the count equals the one it had).
 uint8_t Generator::Recount(Board& b, Color s, uint64_t idx) {
   const bool in_check = geo_.InCheck(b, s);
-  const uint8_t* other = cells_[~s].data();
+  const SideCells& other = cells_[~s];
   int count = 0;
   bool draw = false;
   geo_.ForEachMove(b, s, [&](int slot, int to, int cap, int promo) {
     if (cap < 0 && promo < 0) {
       const uint64_t j = geo_.QuietSuccessor(b, slot, to);
       if (j == kNoIndex) return true;
-      const uint8_t code = __atomic_load_n(&other[j], __ATOMIC_RELAXED);
+      const uint8_t code = other.Load(j);
       if (code != WdlCodes::kIllegal && !WdlCodes::Win(code)) ++count;
       return true;
     }
@@ -178,15 +186,17 @@ void Generator::Prune(Color x) {
                 if (round == 1 ? (TakeBits(side, begin, kDirtyChunk), !HasBits(side, begin, kInSChunk))
                                : !TakeBits(side, begin, kDirtyChunk))
                   return;
-                const uint8_t* other = cells_[~side].data();
+                const SideCells& other = cells_[~side];
                 auto wanted = [&](uint64_t word) {
                   return round == 1 ? cellscan::HasByte(word | cellscan::kLow, WdlCodes::kInSDirty)  // 2 or 3
                                     : cellscan::HasByte(word, WdlCodes::kInSDirty);
                 };
-                cellscan::Scan(cells_[side].data(), begin, end, wanted, [&](uint64_t i) {
-                  uint8_t c = Load(side, i);
+                SideCells& mine = cells_[side];
+                SideCells& theirs = cells_[~side];
+                mine.Scan(begin, end, wanted, [&](uint64_t i, uint64_t place) {
+                  uint8_t c = mine.LoadAt(place);
                   if (!WdlCodes::InS(c)) return;
-                  if (c == WdlCodes::kInSDirty) Cas(side, i, c, WdlCodes::kInS);
+                  if (c == WdlCodes::kInSDirty) mine.CasAt(place, c, WdlCodes::kInS);
                   else if (round > 1) return;
                   geo_.Set(w.b, i);
                   Board& b = w.b;
@@ -198,7 +208,7 @@ void Generator::Prune(Color x) {
                       if (cap < 0 && promo < 0) {
                         const uint64_t j = geo_.QuietSuccessor(b, slot, to);
                         if (j == kNoIndex) return true;
-                        const uint8_t code = __atomic_load_n(&other[j], __ATOMIC_RELAXED);
+                        const uint8_t code = other.Load(j);
                         return code == WdlCodes::kIllegal || WdlCodes::Win(code) || WdlCodes::InS(code);
                       }
                       if (!geo_.Legal(b, x, slot, to, cap, in_check)) return true;
@@ -211,14 +221,14 @@ void Generator::Prune(Color x) {
                       if (cap >= 0 || promo >= 0) return true;
                       const uint64_t j = geo_.QuietSuccessor(b, slot, to);
                       if (j == kNoIndex) return true;
-                      if (!WdlCodes::InS(__atomic_load_n(&other[j], __ATOMIC_RELAXED))) return true;
+                      if (!WdlCodes::InS(other.Load(j))) return true;
                       return geo_.GivesCheck(b, side, slot, to, -1);
                     });
                   }
                   if (stays) return;
                   const uint8_t back = Recount(b, side, i);
-                  c = Load(side, i);
-                  while (!Cas(side, i, c, back)) {
+                  c = mine.LoadAt(place);
+                  while (!mine.CasAt(place, c, back)) {
                   }
                   if (back == WdlCodes::kLossPending) MarkBits(side, i, kPendingChunk);
                   else if (WdlCodes::Flagged(back)) MarkBits(side, i, kFlaggedChunk);
@@ -228,10 +238,10 @@ void Generator::Prune(Color x) {
                   // they do not count for Y.
                   if (side == x && geo_.InCheck(b, x)) return;
                   const Color ps = ~side;
-                  geo_.ForEachPredecessor(b, w.scratch, ps, [&](uint64_t j) {
-                    uint8_t pc = Load(ps, j);
+                  ForEachPredecessorCell(w, ps, [&](uint64_t j, uint64_t pj) {
+                    uint8_t pc = theirs.LoadAt(pj);
                     while (pc == WdlCodes::kInS) {
-                      if (Cas(ps, j, pc, WdlCodes::kInSDirty)) {
+                      if (theirs.CasAt(pj, pc, WdlCodes::kInSDirty)) {
                         MarkBits(ps, j, kDirtyChunk);
                         break;
                       }
@@ -248,10 +258,11 @@ uint64_t Generator::ResolveSet(Color x) {
   ForChunks("perpetual check: resolve", [&](Work&, Color side, uint64_t begin, uint64_t end) {
     if (!TakeBits(side, begin, kInSChunk | kDirtyChunk)) return;
     auto in_s = [](uint64_t word) { return cellscan::HasByte(word | cellscan::kLow, WdlCodes::kInSDirty); };
-    cellscan::Scan(cells_[side].data(), begin, end, in_s, [&](uint64_t i) {
-      if (!WdlCodes::InS(Load(side, i))) return;
+    SideCells& cells = cells_[side];
+    cells.Scan(begin, end, in_s, [&](uint64_t i, uint64_t place) {
+      if (!WdlCodes::InS(cells.LoadAt(place))) return;
       if (side == x) losses.fetch_add(1, std::memory_order_relaxed);
-      Store(side, i, side == x ? WdlCodes::kRulePending : WdlCodes::kWinPending);
+      cells.StoreAt(place, side == x ? WdlCodes::kRulePending : WdlCodes::kWinPending);
       MarkBits(side, i, kPendingChunk);
     });
   });
@@ -269,18 +280,20 @@ void Generator::PropagateResults() {
         return cellscan::HasByte(word, WdlCodes::kWinPending) | cellscan::HasByte(word, WdlCodes::kLossPending) |
                cellscan::HasByte(word, WdlCodes::kRulePending);
       };
-      cellscan::Scan(cells_[side].data(), begin, end, pending, [&](uint64_t i) {
-        const uint8_t c = Load(side, i);
+      SideCells& mine = cells_[side];
+      SideCells& theirs = cells_[~side];
+      mine.Scan(begin, end, pending, [&](uint64_t i, uint64_t place) {
+        const uint8_t c = mine.LoadAt(place);
         if (!WdlCodes::Pending(c)) return;
-        Store(side, i, static_cast<uint8_t>(c + 1));  // pending -> done
+        mine.StoreAt(place, static_cast<uint8_t>(c + 1));  // pending -> done
         processed.fetch_add(1, std::memory_order_relaxed);
         geo_.Set(w.b, i);
         const Color x = ~side;
         if (c != WdlCodes::kWinPending) {
-          geo_.ForEachPredecessor(w.b, w.scratch, x, [&](uint64_t j) {
-            uint8_t pc = Load(x, j);
+          ForEachPredecessorCell(w, x, [&](uint64_t j, uint64_t pj) {
+            uint8_t pc = theirs.LoadAt(pj);
             while (wdl_.Open(pc)) {
-              if (Cas(x, j, pc, WdlCodes::kWinPending)) {
+              if (theirs.CasAt(pj, pc, WdlCodes::kWinPending)) {
                 if (wdl_.IsBig(pc)) overflow_.Erase(x, j);
                 MarkBits(x, j, kPendingChunk);
                 break;
@@ -293,29 +306,29 @@ void Generator::PropagateResults() {
         // not lose; if that move was not a check, their candidacy as
         // perpetual checkers is to be examined again.
         const bool flag = !geo_.InCheck(w.b, side);
-        geo_.ForEachPredecessor(w.b, w.scratch, x, [&](uint64_t j) {
-          uint8_t pc = Load(x, j);
+        ForEachPredecessorCell(w, x, [&](uint64_t j, uint64_t pj) {
+          uint8_t pc = theirs.LoadAt(pj);
           for (;;) {
             if (!wdl_.IsCounter(pc)) return;
             const bool f = flag || WdlCodes::Flagged(pc);
             if (wdl_.IsBig(pc)) {
-              if (f && !WdlCodes::Flagged(pc) && !Cas(x, j, pc, static_cast<uint8_t>(pc | 1))) continue;
+              if (f && !WdlCodes::Flagged(pc) && !theirs.CasAt(pj, pc, static_cast<uint8_t>(pc | 1))) continue;
               if (f) MarkBits(x, j, kFlaggedChunk);
               if (overflow_.Decrement(x, j) != 0) return;
               overflow_.Erase(x, j);
-              Store(x, j, WdlCodes::kLossPending);
+              theirs.StoreAt(pj, WdlCodes::kLossPending);
               MarkBits(x, j, kPendingChunk);
               return;
             }
             const int n = wdl_.CounterOf(pc);
             if (n == 1) {
-              if (Cas(x, j, pc, WdlCodes::kLossPending)) {
+              if (theirs.CasAt(pj, pc, WdlCodes::kLossPending)) {
                 MarkBits(x, j, kPendingChunk);
                 return;
               }
               continue;
             }
-            if (Cas(x, j, pc, wdl_.Counter(n - 1, f))) {
+            if (theirs.CasAt(pj, pc, wdl_.Counter(n - 1, f))) {
               if (f) MarkBits(x, j, kFlaggedChunk);
               return;
             }
