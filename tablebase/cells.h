@@ -181,61 +181,71 @@ class ZeroedBuffer {
 // with two pieces on a square or the side not to move in check have none;
 // in KRNKR more than half of them). A bitmap marks the legal entries; their
 // cells are stored in index order, so a cell's place is the number of legal
-// entries before it. The bitmap is kept in cache lines of eight words: the
-// count of legal entries before the line, then seven bitmap words (448
-// entries), so that finding a place reads one line and adds at most seven
-// population counts, without branches. Illegal entries read as code 0 (both
-// layouts' "illegal") and are never written.
+// entries before it. Each 64-bit word of the bitmap holds 48 entries' bits
+// and, in its top 16 bits, the number of legal entries before it within its
+// group of 1024 words; a small table has each group's start. Finding a place
+// reads one word (besides the small table) and counts one word's bits.
+// Illegal entries read as code 0 (both layouts' "illegal") and are never
+// written.
 class SideCells {
  public:
   static constexpr uint64_t kNoPlace = ~0ULL;
+  static constexpr uint64_t kPerWord = 48, kBitsMask = (1ULL << kPerWord) - 1;
+  static constexpr int kGroupBits = 10;  // 1024 words: counts below 49,152 fit in 16 bits
 
   // All entries illegal, no cells.
   void Reset(uint64_t entries) {
     entries_ = entries;
-    lines_count_ = ((entries + 63) >> 6) / 7 + 2;  // one more line of zeros: Rank(entries())
-    line_buffer_.Allocate(lines_count_ * 64);
-    lines_ = reinterpret_cast<uint64_t*>(line_buffer_.data());
+    words_ = entries / kPerWord + 2;  // one more word of zeros: Rank(entries())
+    word_buffer_.Allocate(words_ * 8);
+    bits_ = reinterpret_cast<uint64_t*>(word_buffer_.data());
+    group_base_.assign((words_ >> kGroupBits) + 1, 0);
     cells_.Release();
     cell_count_ = 0;
   }
-  // Before Allocate: threads mark disjoint 64-entry words.
-  void MarkLegal(uint64_t i) { Word(i >> 6) |= 1ULL << (i & 63); }
+  // Before Allocate, from any thread.
+  void MarkLegal(uint64_t i) {
+    const uint64_t w = i / kPerWord;
+    __atomic_fetch_or(&bits_[w], 1ULL << (i - w * kPerWord), __ATOMIC_RELAXED);
+  }
   // Counts the legal entries and makes their cells (zero).
   void Allocate() {
-    uint64_t n = 0;
-    for (uint64_t l = 0; l < lines_count_; ++l) {
-      uint64_t* line = lines_ + 8 * l;
-      line[0] = n;
-      for (int k = 1; k < 8; ++k) n += static_cast<uint64_t>(__builtin_popcountll(line[k]));
+    uint64_t n = 0, group_start = 0;
+    for (uint64_t w = 0; w < words_; ++w) {
+      if ((w & ((1u << kGroupBits) - 1)) == 0) group_base_[w >> kGroupBits] = group_start = n;
+      bits_[w] = (bits_[w] & kBitsMask) | (n - group_start) << kPerWord;
+      n += static_cast<uint64_t>(__builtin_popcountll(bits_[w] & kBitsMask));
     }
     cells_.Allocate(n);
     cell_count_ = n;
   }
   void Release() {
-    line_buffer_.Release();
+    word_buffer_.Release();
     cells_.Release();
-    lines_ = nullptr;
-    entries_ = lines_count_ = cell_count_ = 0;
+    std::vector<uint64_t>().swap(group_base_);
+    bits_ = nullptr;
+    entries_ = words_ = cell_count_ = 0;
   }
 
   uint64_t entries() const { return entries_; }
   uint64_t legal() const { return cell_count_; }
-  uint64_t bytes() const { return lines_count_ * 64 + cell_count_; }
-  bool IsLegal(uint64_t i) const { return Word(i >> 6) >> (i & 63) & 1; }
+  uint64_t bytes() const { return words_ * 8 + group_base_.size() * 8 + cell_count_; }
+  bool IsLegal(uint64_t i) const {
+    const uint64_t w = i / kPerWord;
+    return bits_[w] >> (i - w * kPerWord) & 1;
+  }
   // Legal entries before entry i (i <= entries()): the place of i's cell.
   uint64_t Rank(uint64_t i) const {
-    const uint64_t w = i >> 6, l = w / 7, k = w - 7 * l;
-    const uint64_t* line = lines_ + 8 * l;
-    return line[0] + Before(line, k) + static_cast<uint64_t>(__builtin_popcountll(line[1 + k] & ((1ULL << (i & 63)) - 1)));
+    const uint64_t w = i / kPerWord, word = bits_[w];
+    return group_base_[w >> kGroupBits] + (word >> kPerWord) +
+           static_cast<uint64_t>(__builtin_popcountll(word & ((1ULL << (i - w * kPerWord)) - 1)));
   }
-  // The place of entry i's cell, kNoPlace if i is illegal (one line read).
+  // The place of entry i's cell, kNoPlace if i is illegal.
   uint64_t Place(uint64_t i) const {
-    const uint64_t w = i >> 6, l = w / 7, k = w - 7 * l;
-    const uint64_t* line = lines_ + 8 * l;
-    const uint64_t word = line[1 + k];
-    if (!(word >> (i & 63) & 1)) return kNoPlace;
-    return line[0] + Before(line, k) + static_cast<uint64_t>(__builtin_popcountll(word & ((1ULL << (i & 63)) - 1)));
+    const uint64_t w = i / kPerWord, word = bits_[w], b = i - w * kPerWord;
+    if (!(word >> b & 1)) return kNoPlace;
+    return group_base_[w >> kGroupBits] + (word >> kPerWord) +
+           static_cast<uint64_t>(__builtin_popcountll(word & ((1ULL << b) - 1)));
   }
 
   // Relaxed atomic access by entry (Store and Cas need a legal entry) and by
@@ -252,8 +262,8 @@ class SideCells {
     return __atomic_compare_exchange_n(cells_.data() + p, &expected, desired, false, __ATOMIC_SEQ_CST,
                                        __ATOMIC_RELAXED);
   }
-  // Prefetches: the bitmap line of entry i, the cell at a place.
-  void PrefetchLine(uint64_t i) const { __builtin_prefetch(lines_ + 8 * ((i >> 6) / 7)); }
+  // Prefetches: the bitmap word of entry i, the cell at a place.
+  void PrefetchLine(uint64_t i) const { __builtin_prefetch(bits_ + i / kPerWord); }
   void PrefetchCell(uint64_t p) const { __builtin_prefetch(cells_.data() + p, 1); }
   // Plain access by place (passes where each cell has one owner).
   uint8_t& at(uint64_t place) { return cells_.data()[place]; }
@@ -264,11 +274,12 @@ class SideCells {
   void ForEachLegal(uint64_t begin, uint64_t end, F&& f) const {
     if (begin >= end) return;
     uint64_t place = Rank(begin);
-    for (uint64_t w = begin >> 6, last = (end - 1) >> 6; w <= last; ++w) {
-      uint64_t m = Word(w);
-      if (w == begin >> 6) m &= ~0ULL << (begin & 63);
-      if (w == last && (end & 63)) m &= (1ULL << (end & 63)) - 1;
-      for (; m; m &= m - 1) f((w << 6) + static_cast<uint64_t>(__builtin_ctzll(m)), place++);
+    const uint64_t first = begin / kPerWord, last = (end - 1) / kPerWord;
+    for (uint64_t w = first; w <= last; ++w) {
+      uint64_t m = bits_[w] & kBitsMask;
+      if (w == first) m &= ~0ULL << (begin - w * kPerWord);
+      if (w == last) m &= (2ULL << (end - 1 - w * kPerWord)) - 1;
+      for (; m; m &= m - 1) f(w * kPerWord + static_cast<uint64_t>(__builtin_ctzll(m)), place++);
     }
   }
 
@@ -278,34 +289,26 @@ class SideCells {
   void Scan(uint64_t begin, uint64_t end, WordFilter&& word, F&& f) const {
     if (begin >= end) return;
     const uint64_t first = Rank(begin), last = Rank(end);
-    // A cursor on the bitmap: the lowest set bit of `m` is entry w * 64 + tz,
+    // A cursor on the bitmap: the lowest set bit of `m` is entry w * 48 + tz,
     // whose place is `p`; places only grow during one scan.
-    uint64_t w = begin >> 6, m = Word(w) & (~0ULL << (begin & 63)), p = first;
+    uint64_t w = begin / kPerWord, m = bits_[w] & kBitsMask & (~0ULL << (begin - w * kPerWord)), p = first;
     cellscan::Scan(cells_.data(), first, last, word, [&](uint64_t place) {
       for (;;) {
         const uint64_t n = static_cast<uint64_t>(__builtin_popcountll(m));
         if (p + n > place) break;
         p += n;
-        m = Word(++w);
+        m = bits_[++w] & kBitsMask;
       }
       for (; p < place; ++p) m &= m - 1;
-      f((w << 6) + static_cast<uint64_t>(__builtin_ctzll(m)), place);
+      f(w * kPerWord + static_cast<uint64_t>(__builtin_ctzll(m)), place);
     });
   }
 
  private:
-  // Bitmap word w (entries 64 w .. 64 w + 63).
-  uint64_t& Word(uint64_t w) { return lines_[8 * (w / 7) + 1 + w % 7]; }
-  uint64_t Word(uint64_t w) const { return lines_[8 * (w / 7) + 1 + w % 7]; }
-  // Legal entries in the line's first k bitmap words (k < 7), branch-free.
-  static uint64_t Before(const uint64_t* line, uint64_t k) {
-    uint64_t r = 0;
-    for (uint64_t j = 0; j < 6; ++j) r += j < k ? static_cast<uint64_t>(__builtin_popcountll(line[1 + j])) : 0;
-    return r;
-  }
-  uint64_t entries_ = 0, lines_count_ = 0, cell_count_ = 0;
-  ZeroedBuffer line_buffer_;
-  uint64_t* lines_ = nullptr;  // line_buffer_'s words
+  uint64_t entries_ = 0, words_ = 0, cell_count_ = 0;
+  ZeroedBuffer word_buffer_;
+  uint64_t* bits_ = nullptr;  // word_buffer_'s words
+  std::vector<uint64_t> group_base_;  // per 1024 words: legal entries before
   ZeroedBuffer cells_;
 };
 

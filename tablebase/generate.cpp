@@ -254,9 +254,7 @@ int Generator::CaptureLossMax(Board& b, Color s, bool quiet_only) const {
 Status Generator::Initialise() {
   max_dtm_ = 0;
   const bool stalemate_loses = v_.rules().stalemate == Outcome::kLoss;
-  // Legality first: only legal entries get cells (cells.h). Chunks are whole
-  // bitmap words, so the threads mark disjoint words.
-  static_assert((1 << kChunkBits) % 512 == 0, "chunks are whole bitmap blocks");
+  // Legality first: only legal entries get cells (cells.h).
   ForRanges("legality", [&](Work& w, uint64_t begin, uint64_t end) {
     Board& b = w.b;
     for (uint64_t i = begin; i < end; ++i) {

@@ -76,29 +76,37 @@ class Generator {
   static constexpr uint64_t kEngineSample = 257;
 
  private:
+  static constexpr int kBatch = 128;
   struct Work {
     Board b, aux, scratch;
-    std::vector<uint64_t> entries, places;  // ForEachPredecessorCell's batch
+    uint64_t entries[kBatch], places[kBatch];  // ForEachPredecessorCell's batch
     std::unique_ptr<Work> engine;  // lazily: a Position for the engine checks
   };
 
   // The legal predecessors of w.b (x to move there) with their cells'
-  // places: f(entry, place). The batch is found first and its bitmap lines
-  // and cells prefetched, so that the two dependent reads of each (line,
-  // then cell) overlap across the batch instead of waiting one by one.
+  // places: f(entry, place). They are taken in batches whose bitmap words
+  // are prefetched as they are found and whose cells are prefetched once
+  // placed, so that the two dependent reads of each (bitmap word, then
+  // cell) overlap across the batch instead of waiting one by one.
   template <class F>
   void ForEachPredecessorCell(Work& w, Color x, F&& f) {
-    w.entries.clear();
-    geo_.ForEachPredecessor(w.b, w.scratch, x, [&](uint64_t j) { w.entries.push_back(j); });
     const SideCells& cells = cells_[x];
-    for (uint64_t j : w.entries) cells.PrefetchLine(j);
-    w.places.resize(w.entries.size());
-    for (size_t k = 0; k < w.entries.size(); ++k) {
-      w.places[k] = cells.Place(w.entries[k]);
-      if (w.places[k] != SideCells::kNoPlace) cells.PrefetchCell(w.places[k]);
-    }
-    for (size_t k = 0; k < w.entries.size(); ++k)
-      if (w.places[k] != SideCells::kNoPlace) f(w.entries[k], w.places[k]);
+    int n = 0;
+    auto flush = [&] {
+      for (int k = 0; k < n; ++k) {
+        w.places[k] = cells.Place(w.entries[k]);
+        if (w.places[k] != SideCells::kNoPlace) cells.PrefetchCell(w.places[k]);
+      }
+      for (int k = 0; k < n; ++k)
+        if (w.places[k] != SideCells::kNoPlace) f(w.entries[k], w.places[k]);
+      n = 0;
+    };
+    geo_.ForEachPredecessor(w.b, w.scratch, x, [&](uint64_t j) {
+      cells.PrefetchLine(j);
+      w.entries[n++] = j;
+      if (n == kBatch) flush();
+    });
+    flush();
   }
 
   void EndPhase(const char* phase);
