@@ -27,17 +27,21 @@ void Check(const Status& st, int code = 1) {
 }
 
 void BuildTables(const Variant& v, const std::vector<std::string>& tables, const std::string& dir, int threads,
-                 uint64_t memory_mib, int level, bool quiet, bool phases) {
+                 uint64_t memory_mib, int level, bool quiet, bool phases, tb::CellLayout cells) {
   std::vector<tb::PlanItem> plan;
   Check(tb::MakePlan(v, tables, dir, &plan), 2);
   uint64_t peak = 0;
   int todo = 0;
+  const uint64_t limit = memory_mib ? memory_mib << 20 : tb::AvailableMemory();
   std::fprintf(stderr, "plan (%s, %s):\n", v.id().c_str(), dir.c_str());
   for (const auto& it : plan) {
-    std::fprintf(stderr, "  %-10s %12llu entries per side  peak %-10s %s%s\n", it.name.c_str(),
-                 static_cast<unsigned long long>(it.entries), Mib(it.peak_bytes).c_str(),
+    const tb::CellLayout layout = tb::ChooseLayout(it, cells, limit);
+    const uint64_t p = tb::PeakBytes(it, layout);
+    std::fprintf(stderr, "  %-10s %12llu entries per side  peak %-10s %-7s cells  %s%s\n", it.name.c_str(),
+                 static_cast<unsigned long long>(it.entries), Mib(p).c_str(),
+                 layout == tb::CellLayout::kCompact ? "compact" : "dense",
                  it.complete ? "complete, skipped" : "to build", it.note.empty() ? "" : (" (" + it.note + ")").c_str());
-    if (!it.complete) peak = std::max(peak, it.peak_bytes), ++todo;
+    if (!it.complete) peak = std::max(peak, p), ++todo;
   }
   std::fprintf(stderr, "%d table(s) to build; peak memory about %s\n", todo, Mib(peak).c_str());
   tb::BuildOptions opts;
@@ -45,6 +49,7 @@ void BuildTables(const Variant& v, const std::vector<std::string>& tables, const
   opts.threads = threads;
   opts.compression_level = level;
   opts.memory_limit = memory_mib << 20;
+  opts.cells = cells;
   // One bar per table: phase, percentage and ETA of the phase.
   auto bar = std::make_unique<ProgressBar>("", 0, quiet);
   opts.progress = [&](const tb::Progress& p) {
@@ -153,16 +158,25 @@ void RegisterTablebaseCommands(CLI::App& app) {
     auto level = std::make_shared<int>(9);
     auto quiet = std::make_shared<bool>(false);
     auto phases = std::make_shared<bool>(false);
+    auto cells = std::make_shared<std::string>("auto");
     cmd->add_option("--dir", *dir, "Table directory")->capture_default_str();
     cmd->add_option("--threads", *threads, "Threads (default: all cores)")->check(CLI::Range(0, 1024));
     cmd->add_option("--memory-limit", *memory, "Refuse tables that need more MiB (default: memory available now)");
     cmd->add_option("--level", *level, "zstd compression level")->check(CLI::Range(1, 22))->capture_default_str();
     cmd->add_flag("--quiet,-q", *quiet, "No progress bar");
     cmd->add_flag("--phases", *phases, "Print each phase's wall and CPU time and the peak memory so far");
+    cmd->add_option("--cells", *cells,
+                    "Cell layout: dense (1 byte per entry and side, fastest), compact (cells for legal entries "
+                    "only: about 0.6 bytes, a quarter slower), auto (dense if it fits in memory)")
+        ->check(CLI::IsMember({"auto", "dense", "compact"}))
+        ->capture_default_str();
     cmd->add_option("tables", *tables, "Material signatures, e.g. KRKAA KCPKAB (chess: KQKR)")->required();
     cmd->callback([=] {
       auto v = opts->Load();
-      BuildTables(*v, *tables, *dir, *threads, *memory, *level, *quiet, *phases);
+      const tb::CellLayout layout = *cells == "dense"     ? tb::CellLayout::kDense
+                                    : *cells == "compact" ? tb::CellLayout::kCompact
+                                                          : tb::CellLayout::kAuto;
+      BuildTables(*v, *tables, *dir, *threads, *memory, *level, *quiet, *phases, layout);
     });
   }
   {
@@ -284,7 +298,7 @@ void RegisterTablebaseCommands(CLI::App& app) {
       std::shared_ptr<const Variant> v;
       Check(LoadVariant("xiangqi", &v));
       const std::vector<std::string> tables = {"KRK", "KNK", "KPK", "KCKA", "KRKA", "KRKAA"};
-      BuildTables(*v, tables, *dir, 0, 0, 9, *quiet, false);
+      BuildTables(*v, tables, *dir, 0, 0, 9, *quiet, false, tb::CellLayout::kAuto);
       for (const std::string& t : tables) PrintStats(*v, StatsJson(*v, *dir, t));
     });
   }

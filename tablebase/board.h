@@ -110,7 +110,7 @@ class Geometry {
   void Unmoves(const Board& b, Color x, bool royal_only, uint64_t idx, F&& f) const;
   uint64_t GroupCode(int g, const uint8_t* sq, int slot, int to) const;
   bool PromotionGivesCheck(const Board& b, Color s, int slot, int to, int promo) const;
-  uint64_t PredecessorIndex(const Board& b, uint64_t idx, int slot, int from) const;
+  __attribute__((always_inline)) uint64_t PredecessorIndex(const Board& b, uint64_t idx, int slot, int from) const;
 
   enum AttackMode : uint8_t { kLeapAttack = 1, kRideAttack, kHopAttack, kGapAttack };
   struct AttackRec {

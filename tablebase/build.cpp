@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -41,7 +42,34 @@ void RemoveStaleTemporaries(const std::string& dir, const std::string& file) {
   for (const std::string& p : stale) ::unlink(p.c_str());
 }
 
+// The fraction of entries that are legal with `side` to move (no two pieces
+// on a square, the other side not in check), from a fixed sample of entries
+// spread over the index.
+double LegalFraction(const Variant& v, const Indexer& ix, Color side) {
+  const uint64_t n = ix.size();
+  const uint64_t samples = std::min<uint64_t>(n, 4096);
+  if (samples == 0) return 0;
+  uint64_t legal = 0;
+  uint8_t sq[kMaxTablePieces];
+  Position p;
+  for (uint64_t k = 0; k < samples; ++k) {
+    // Spread evenly, off the strides' multiples (a multiple of every
+    // stride would sample one square per piece).
+    const uint64_t i = static_cast<uint64_t>((static_cast<unsigned __int128>(2 * k + 1) * n) / (2 * samples));
+    if (!ix.Decode(i, sq)) continue;
+    p.Clear(v, ~side);
+    for (int s = 0; s < ix.slots(); ++s) p.Put(ix.slot_piece(s), sq[s]);
+    if (!p.InCheck()) ++legal;
+  }
+  return static_cast<double>(legal) / static_cast<double>(samples);
+}
+
 }  // namespace
+
+CellLayout ChooseLayout(const PlanItem& item, CellLayout cells, uint64_t limit) {
+  if (cells != CellLayout::kAuto) return cells;
+  return limit && item.peak_bytes > limit ? CellLayout::kCompact : CellLayout::kDense;
+}
 
 Status ReadTableHeader(const Variant& v, const std::string& dir, const std::string& material, TableHeader* out,
                        std::string* path_out) {
@@ -82,12 +110,19 @@ Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const
     // Cells (one byte per entry and side), the sub-tables held decoded (at
     // most two bytes per entry and side) and the process itself (code,
     // libraries, buffers: about 20 MiB). docs/tablebase.md, "Memory".
-    uint64_t peak = 2 * it.entries;
+    // Compact cells: one byte per legal entry (sampled) and a bitmap word
+    // per 48 entries, with a tenth more for the sample's error.
+    uint64_t subs = 20ULL << 20;
     for (const Material& s : Successors(v, m)) {
       Indexer sx;
-      if (sx.Init(v, s).ok()) peak += 4 * sx.size();
+      if (sx.Init(v, s).ok()) subs += 4 * sx.size();
     }
-    it.peak_bytes = peak + (20ULL << 20);
+    it.peak_bytes = 2 * it.entries + subs;
+    double compact = 0;
+    for (Color side : {kFirst, kSecond})
+      compact += std::min(1.0, 1.1 * LegalFraction(v, ix, side)) * static_cast<double>(it.entries) +
+                 static_cast<double>(it.entries) / 6;
+    it.compact_peak_bytes = static_cast<uint64_t>(compact) + subs;
     TableHeader h;
     Status st = ReadTableHeader(v, dir, it.name, &h);
     // A table of the same variant built under other rules (--set) is not
@@ -106,11 +141,13 @@ Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const Buil
   if (::mkdir(opts.dir.c_str(), 0755) != 0 && errno != EEXIST)
     return Status::IOError(opts.dir + ": cannot create directory");
   const uint64_t limit = opts.memory_limit ? opts.memory_limit : AvailableMemory();
-  for (const PlanItem& it : plan)
-    if (!it.complete && limit && it.peak_bytes > limit)
-      return Status::ResourceExhausted(it.name + " needs about " + std::to_string(it.peak_bytes >> 20) +
+  for (const PlanItem& it : plan) {
+    const uint64_t peak = PeakBytes(it, ChooseLayout(it, opts.cells, limit));
+    if (!it.complete && limit && peak > limit)
+      return Status::ResourceExhausted(it.name + " needs about " + std::to_string(peak >> 20) +
                                        " MiB of memory, but only " + std::to_string(limit >> 20) +
                                        " MiB are available; nothing was built");
+  }
   for (const PlanItem& it : plan) {
     BuildReport rep;
     rep.name = it.name;
@@ -125,16 +162,17 @@ Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const Buil
     RemoveStaleTemporaries(opts.dir, file);
     auto t0 = std::chrono::steady_clock::now();
     GeneratorOptions gopts;
+    gopts.compact_cells = ChooseLayout(it, opts.cells, limit) == CellLayout::kCompact;
     if (opts.phase_log)
       gopts.phase_log = [&](const std::string& phase, double wall, double cpu, uint64_t rss) {
         opts.phase_log(it.name, phase, wall, cpu, rss);
       };
-    Generator gen(v, it.material, opts.threads, opts.progress, gopts);
-    if (Status st = gen.Init(opts.dir); !st.ok()) return st;
-    if (Status st = gen.Run(); !st.ok()) return st;
-    if (Status st = gen.Write(path, opts.compression_level); !st.ok()) return st;
+    std::unique_ptr<TableGenerator> gen = MakeGenerator(v, it.material, opts.threads, opts.progress, gopts);
+    if (Status st = gen->Init(opts.dir); !st.ok()) return st;
+    if (Status st = gen->Run(); !st.ok()) return st;
+    if (Status st = gen->Write(path, opts.compression_level); !st.ok()) return st;
     rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    rep.orders = gen.orders();
+    rep.orders = gen->orders();
     struct stat stt;
     if (::stat(path.c_str(), &stt) == 0) rep.file_bytes = static_cast<uint64_t>(stt.st_size);
     if (opts.log) {

@@ -15,11 +15,18 @@
 
 namespace canju::tb {
 
+// Cell layouts (cells.h): dense (one byte per entry and side, the fastest)
+// or compact (one byte per legal entry plus a bitmap: about 0.6 bytes per
+// entry and side in KRNKR, for about a quarter more time). Auto takes dense
+// when it fits in memory, else compact.
+enum class CellLayout { kAuto, kDense, kCompact };
+
 struct PlanItem {
   Material material;
   std::string name;
   uint64_t entries = 0;     // per side to move
-  uint64_t peak_bytes = 0;  // estimated peak memory of its build
+  uint64_t peak_bytes = 0;  // estimated peak memory of its build, dense cells
+  uint64_t compact_peak_bytes = 0;  // the same with compact cells (legality sampled)
   bool complete = false;    // a complete, verified file is already there
   std::string note;         // why an existing file is rebuilt
 };
@@ -29,6 +36,7 @@ struct BuildOptions {
   int threads = 0;             // 0: OpenMP's default
   int compression_level = 9;
   uint64_t memory_limit = 0;   // 0: the memory available now
+  CellLayout cells = CellLayout::kAuto;
   ProgressFn progress;
   std::function<void(const std::string&)> log;  // one line per table
   // Per table and phase: wall and CPU seconds, peak RSS so far (bytes).
@@ -49,6 +57,12 @@ struct BuildReport {
 Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const std::string& dir,
                 std::vector<PlanItem>* plan);
 uint64_t AvailableMemory();
+// The layout a table of the plan is built with under `cells` and a memory
+// limit (0: none), and its estimated peak.
+CellLayout ChooseLayout(const PlanItem& item, CellLayout cells, uint64_t limit);
+inline uint64_t PeakBytes(const PlanItem& item, CellLayout chosen) {
+  return chosen == CellLayout::kCompact ? item.compact_peak_bytes : item.peak_bytes;
+}
 // Builds the incomplete tables of the plan in order.
 Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const BuildOptions& opts,
                  std::vector<BuildReport>* reports = nullptr);

@@ -154,10 +154,8 @@ inline void Scan(const uint8_t* cells, uint64_t begin, uint64_t end, WordFilter&
 }
 }  // namespace cellscan
 
-// Zeroed memory straight from the kernel, asked to be backed by huge pages
-// (2 MiB): the generator reads cells all over tables of tens of megabytes,
-// and with 4 KiB pages nearly every such read would also miss the TLB. The
-// kernel zeroes the pages; a page never written is never resident.
+// Zeroed memory straight from the kernel: a page never written is never
+// resident (dense cells of illegal entries often fill whole pages).
 class ZeroedBuffer {
  public:
   ZeroedBuffer() = default;
@@ -177,32 +175,92 @@ class ZeroedBuffer {
   size_t size_ = 0, map_size_ = 0;
 };
 
-// The cells of one side to move: one byte per legal entry only (entries
-// with two pieces on a square or the side not to move in check have none;
-// in KRNKR more than half of them). A bitmap marks the legal entries; their
-// cells are stored in index order, so a cell's place is the number of legal
-// entries before it. Each 64-bit word of the bitmap holds 48 entries' bits
-// and, in its top 16 bits, the number of legal entries before it within its
-// group of 1024 words; a small table has each group's start. Finding a place
-// reads one word (besides the small table) and counts one word's bits.
-// Illegal entries read as code 0 (both layouts' "illegal") and are never
-// written.
-class SideCells {
+// The cells of one side to move, in one of two layouts with one interface
+// (the generator is a template on it: no layout test in the hot loops).
+// docs/tablebase.md, "Memory". Either way an illegal entry reads as code 0
+// (both codes' "illegal") and is never written.
+constexpr uint64_t kNoPlace = ~0ULL;
+
+// One byte per entry, at the entry's own place. The fastest: one read per
+// cell.
+class DenseCells {
  public:
-  static constexpr uint64_t kNoPlace = ~0ULL;
+  static constexpr const char* kName = "dense";
+  void Reset(uint64_t entries) {
+    Release();
+    cells_.Allocate(entries);
+    entries_ = entries;
+  }
+  static constexpr bool kNeedsLegality = false;  // MarkLegal/Allocate unused
+  void MarkLegal(uint64_t) {}
+  void Allocate() {}
+  void Release() {
+    cells_.Release();
+    entries_ = 0;
+  }
+  uint64_t entries() const { return entries_; }
+  uint64_t places() const { return entries_; }  // one cell per entry
+  uint64_t bytes() const { return entries_; }
+  bool IsLegal(uint64_t i) const { return LoadAt(i) != 0; }  // once written
+  uint64_t Rank(uint64_t i) const { return i; }
+  uint64_t Place(uint64_t i) const { return i; }  // illegal cells read 0
+  uint8_t Load(uint64_t i) const { return LoadAt(i); }
+  void Store(uint64_t i, uint8_t c) { StoreAt(i, c); }
+  bool Cas(uint64_t i, uint8_t& expected, uint8_t desired) { return CasAt(i, expected, desired); }
+  uint8_t LoadAt(uint64_t p) const { return __atomic_load_n(cells_.data() + p, __ATOMIC_RELAXED); }
+  void StoreAt(uint64_t p, uint8_t c) { __atomic_store_n(cells_.data() + p, c, __ATOMIC_RELAXED); }
+  bool CasAt(uint64_t p, uint8_t& expected, uint8_t desired) {
+    return __atomic_compare_exchange_n(cells_.data() + p, &expected, desired, false, __ATOMIC_SEQ_CST,
+                                       __ATOMIC_RELAXED);
+  }
+  void PrefetchPlace(uint64_t) const {}
+  void PrefetchCell(uint64_t) const {}
+  uint8_t& at(uint64_t place) { return cells_.data()[place]; }
+  uint8_t at(uint64_t place) const { return cells_.data()[place]; }
+  // f(entry, place) for each legal entry in [begin, end), in order.
+  template <class F>
+  void ForEachLegal(uint64_t begin, uint64_t end, F&& f) const {
+    for (uint64_t i = begin; i < end; ++i)
+      if (cells_.data()[i]) f(i, i);
+  }
+  // cellscan::Scan over [begin, end): f(entry, place) for each cell of a
+  // passing word (illegal ones included: they read 0).
+  template <class WordFilter, class F>
+  void Scan(uint64_t begin, uint64_t end, WordFilter&& word, F&& f) const {
+    cellscan::Scan(cells_.data(), begin, end, word, [&](uint64_t i) { f(i, i); });
+  }
+
+ private:
+  uint64_t entries_ = 0;
+  ZeroedBuffer cells_;
+};
+
+// One byte per legal entry only (entries with two pieces on a square or the
+// side not to move in check have none; in KRNKR more than half of them). A
+// bitmap marks the legal entries; their cells are stored in index order, so
+// a cell's place is the number of legal entries before it. Each 64-bit word
+// of the bitmap holds 48 entries' bits and, in its top 16 bits, the number
+// of legal entries before it within its group of 1024 words; a small table
+// has each group's start. Finding a place reads one word (besides the small
+// table) and counts one word's bits: about 0.62 bytes per entry in KRNKR
+// instead of 1, for a second dependent read per random access.
+class CompactCells {
+ public:
+  static constexpr const char* kName = "compact";
   static constexpr uint64_t kPerWord = 48, kBitsMask = (1ULL << kPerWord) - 1;
   static constexpr int kGroupBits = 10;  // 1024 words: counts below 49,152 fit in 16 bits
 
-  // All entries illegal, no cells.
+  // All entries illegal; cells come once the legal entries are marked
+  // (MarkLegal, then Allocate).
   void Reset(uint64_t entries) {
+    Release();
     entries_ = entries;
     words_ = entries / kPerWord + 2;  // one more word of zeros: Rank(entries())
     word_buffer_.Allocate(words_ * 8);
     bits_ = reinterpret_cast<uint64_t*>(word_buffer_.data());
     group_base_.assign((words_ >> kGroupBits) + 1, 0);
-    cells_.Release();
-    cell_count_ = 0;
   }
+  static constexpr bool kNeedsLegality = true;
   // Before Allocate, from any thread.
   void MarkLegal(uint64_t i) {
     const uint64_t w = i / kPerWord;
@@ -217,30 +275,31 @@ class SideCells {
       n += static_cast<uint64_t>(__builtin_popcountll(bits_[w] & kBitsMask));
     }
     cells_.Allocate(n);
-    cell_count_ = n;
+    places_ = n;
   }
   void Release() {
     word_buffer_.Release();
     cells_.Release();
     std::vector<uint64_t>().swap(group_base_);
     bits_ = nullptr;
-    entries_ = words_ = cell_count_ = 0;
+    entries_ = words_ = places_ = 0;
   }
 
   uint64_t entries() const { return entries_; }
-  uint64_t legal() const { return cell_count_; }
-  uint64_t bytes() const { return words_ * 8 + group_base_.size() * 8 + cell_count_; }
+  uint64_t places() const { return places_; }  // the legal entries
+  uint64_t bytes() const { return words_ * 8 + group_base_.size() * 8 + places_; }
   bool IsLegal(uint64_t i) const {
     const uint64_t w = i / kPerWord;
     return bits_[w] >> (i - w * kPerWord) & 1;
   }
-  // Legal entries before entry i (i <= entries()): the place of i's cell.
+  // The place of entry i's cell if it is legal; otherwise that of the next
+  // legal entry (i <= entries()).
   uint64_t Rank(uint64_t i) const {
     const uint64_t w = i / kPerWord, word = bits_[w];
     return group_base_[w >> kGroupBits] + (word >> kPerWord) +
            static_cast<uint64_t>(__builtin_popcountll(word & ((1ULL << (i - w * kPerWord)) - 1)));
   }
-  // The place of entry i's cell, kNoPlace if i is illegal.
+  // The place of entry i's cell; kNoPlace if i is illegal.
   uint64_t Place(uint64_t i) const {
     const uint64_t w = i / kPerWord, word = bits_[w], b = i - w * kPerWord;
     if (!(word >> b & 1)) return kNoPlace;
@@ -262,8 +321,8 @@ class SideCells {
     return __atomic_compare_exchange_n(cells_.data() + p, &expected, desired, false, __ATOMIC_SEQ_CST,
                                        __ATOMIC_RELAXED);
   }
-  // Prefetches: the bitmap word of entry i, the cell at a place.
-  void PrefetchLine(uint64_t i) const { __builtin_prefetch(bits_ + i / kPerWord); }
+  // Prefetches: what Place(i) reads, the cell at a place.
+  void PrefetchPlace(uint64_t i) const { __builtin_prefetch(bits_ + i / kPerWord); }
   void PrefetchCell(uint64_t p) const { __builtin_prefetch(cells_.data() + p, 1); }
   // Plain access by place (passes where each cell has one owner).
   uint8_t& at(uint64_t place) { return cells_.data()[place]; }
@@ -283,8 +342,8 @@ class SideCells {
     }
   }
 
-  // The word-at-a-time scan of cellscan over the cells of the legal entries
-  // in [begin, end): f(entry, place) for each cell of a passing word.
+  // cellscan::Scan over the cells of the legal entries in [begin, end):
+  // f(entry, place) for each cell of a passing word.
   template <class WordFilter, class F>
   void Scan(uint64_t begin, uint64_t end, WordFilter&& word, F&& f) const {
     if (begin >= end) return;
@@ -305,7 +364,7 @@ class SideCells {
   }
 
  private:
-  uint64_t entries_ = 0, words_ = 0, cell_count_ = 0;
+  uint64_t entries_ = 0, words_ = 0, places_ = 0;
   ZeroedBuffer word_buffer_;
   uint64_t* bits_ = nullptr;  // word_buffer_'s words
   std::vector<uint64_t> group_base_;  // per 1024 words: legal entries before

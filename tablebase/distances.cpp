@@ -12,7 +12,8 @@
 
 namespace canju::tb {
 
-Status Generator::RecomputeDistances() {
+template <class Cells>
+Status Generator<Cells>::RecomputeDistances() {
   max_dtm_ = 0;
   for (auto& m : level_mask_) std::fill(m.begin(), m.end(), 0);
   overflow_.Filter([](Color, uint64_t) { return false; });
@@ -21,7 +22,9 @@ Status Generator::RecomputeDistances() {
   // the moves' legality comes from the boards, not from other cells.
   ForRanges("distances: set-up", [&](Work& w, uint64_t begin, uint64_t end) {
     Board& b = w.b;
-    // The places of the next legal entry's cells, side by side.
+    // The places of the next legal entry's cells, side by side (compact
+    // cells; dense ones are at the entry's own place).
+    constexpr bool compact = Cells::kNeedsLegality;
     uint64_t place[2] = {cells_[kFirst].Rank(begin), cells_[kSecond].Rank(begin)};
     for (uint64_t i = begin; i < end; ++i) {
       const bool legal[2] = {cells_[kFirst].IsLegal(i), cells_[kSecond].IsLegal(i)};
@@ -30,7 +33,7 @@ Status Generator::RecomputeDistances() {
       for (int si = 0; si < 2; ++si) {
         if (!legal[si]) continue;
         const Color side = Color(si);
-        uint8_t& cell = cells_[si].at(place[si]++);
+        uint8_t& cell = cells_[si].at(compact ? place[si]++ : i);
         const uint8_t c = cell;
         auto store = [&](uint8_t code) { __atomic_store_n(&cell, code, __ATOMIC_RELAXED); };
         if (wdl_.Open(c)) {
@@ -79,9 +82,9 @@ Status Generator::RecomputeDistances() {
   EndPhase("perpetual check: distance set-up");
   Propagate(true);
   std::atomic<uint64_t> left{0};
-  for (const SideCells& cells : cells_) {
+  for (const Cells& cells : cells_) {
 #pragma omp parallel for num_threads(threads_) schedule(static)
-    for (int64_t k = 0; k < static_cast<int64_t>(cells.legal()); ++k) {
+    for (int64_t k = 0; k < static_cast<int64_t>(cells.places()); ++k) {
       const uint8_t c = cells.at(k);
       if (c == DtmCodes::kWinUnknown || dtm_.IsRuleCounter(c) || dtm_.IsCounter(c))
         left.fetch_add(1, std::memory_order_relaxed);
@@ -92,5 +95,8 @@ Status Generator::RecomputeDistances() {
                            " results got no distance (internal error in the perpetual-check pass)");
   return Status::OK();
 }
+
+template class Generator<DenseCells>;
+template class Generator<CompactCells>;
 
 }  // namespace canju::tb

@@ -30,11 +30,19 @@ std::string IndexFen(const Indexer& ix, uint64_t idx, Color side) {
   return fen.substr(0, cut + 2);
 }
 
-Generator::Generator(const Variant& v, const Material& m, int threads, ProgressFn progress, GeneratorOptions opts)
+std::unique_ptr<TableGenerator> MakeGenerator(const Variant& v, const Material& m, int threads, ProgressFn progress,
+                                              GeneratorOptions opts) {
+  if (opts.compact_cells) return std::make_unique<Generator<CompactCells>>(v, m, threads, std::move(progress), opts);
+  return std::make_unique<Generator<DenseCells>>(v, m, threads, std::move(progress), opts);
+}
+
+template <class Cells>
+Generator<Cells>::Generator(const Variant& v, const Material& m, int threads, ProgressFn progress, GeneratorOptions opts)
     : v_(v), material_(m), name_(m.Name(v)), threads_(threads > 0 ? threads : omp_get_max_threads()),
       progress_(std::move(progress)), opts_(opts) {}
 
-Generator::~Generator() = default;
+template <class Cells>
+Generator<Cells>::~Generator() = default;
 
 std::pair<double, double> PhaseClock::Lap() {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -62,18 +70,21 @@ uint64_t PhaseClock::CurrentRss() {
   return resident * static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
 }
 
-void Generator::EndPhase(const char* phase) {
+template <class Cells>
+void Generator<Cells>::EndPhase(const char* phase) {
   const auto [wall, cpu] = clock_.Lap();
   if (opts_.phase_log) opts_.phase_log(phase, wall, cpu, PhaseClock::PeakRss());
 }
 
-uint64_t Generator::ram_bytes() const {
+template <class Cells>
+uint64_t Generator<Cells>::ram_bytes() const {
   uint64_t n = cells_[0].bytes() + cells_[1].bytes();
   for (const auto& [name, t] : subs_) n += t->bytes();
   return n;
 }
 
-Status Generator::Init(const std::string& dir) {
+template <class Cells>
+Status Generator<Cells>::Init(const std::string& dir) {
   if (Status st = index_.Init(v_, material_); !st.ok()) return st.WithContext(name_);
   if (v_.rules().stalemate == Outcome::kWin)
     return Status::Unsupported(name_ + ": tables do not support stalemate = win");
@@ -158,7 +169,7 @@ Status Generator::Init(const std::string& dir) {
   threads_ = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(threads_, index_.size() / 65536)));
   for (int s = 0; s < 2; ++s) {
     static_assert(DtmCodes::kIllegal == 0 && WdlCodes::kIllegal == 0, "fresh cells are zero: illegal");
-    cells_[s].Reset(index_.size());  // cells come once legality is known (Initialise)
+    cells_[s].Reset(index_.size());  // compact cells come in Initialise
     level_mask_[s].assign((index_.size() >> kChunkBits) + 1, 0);
   }
   int counters = opts_.counter_codes > 0 ? opts_.counter_codes : std::min(geo_.max_quiet_moves(), 60);
@@ -178,13 +189,15 @@ Status Generator::Init(const std::string& dir) {
   return Status::OK();
 }
 
-void Generator::NoteDtm(int d) {
+template <class Cells>
+void Generator<Cells>::NoteDtm(int d) {
   int cur = max_dtm_.load(std::memory_order_relaxed);
   while (d > cur && !max_dtm_.compare_exchange_weak(cur, d, std::memory_order_relaxed)) {
   }
 }
 
-void Generator::ForChunks(const std::string& phase, const std::function<void(Work&, Color, uint64_t, uint64_t)>& body) {
+template <class Cells>
+void Generator<Cells>::ForChunks(const std::string& phase, const std::function<void(Work&, Color, uint64_t, uint64_t)>& body) {
   const uint64_t n = index_.size();
   const uint64_t chunk = 1ULL << kChunkBits;
   const int64_t per_side = static_cast<int64_t>((n + chunk - 1) / chunk);
@@ -205,7 +218,8 @@ void Generator::ForChunks(const std::string& phase, const std::function<void(Wor
   }
 }
 
-void Generator::ForRanges(const std::string& phase, const std::function<void(Work&, uint64_t, uint64_t)>& body) {
+template <class Cells>
+void Generator<Cells>::ForRanges(const std::string& phase, const std::function<void(Work&, uint64_t, uint64_t)>& body) {
   const uint64_t n = index_.size();
   const uint64_t chunk = 1ULL << kChunkBits;
   const int64_t total = static_cast<int64_t>((n + chunk - 1) / chunk);
@@ -224,7 +238,8 @@ void Generator::ForRanges(const std::string& phase, const std::function<void(Wor
   }
 }
 
-void Generator::StoreDist(Color side, uint64_t idx, int d, bool rule) {
+template <class Cells>
+void Generator<Cells>::StoreDist(Color side, uint64_t idx, int d, bool rule) {
   const uint8_t code = dtm_.Dist(d, rule);
   if (code == DtmCodes::kBigDist) overflow_.Put(side, idx, static_cast<uint32_t>(2 * d + (rule ? 1 : 0)));
   Store(side, idx, code);
@@ -232,12 +247,14 @@ void Generator::StoreDist(Color side, uint64_t idx, int d, bool rule) {
   Mark(side, idx, d);
 }
 
-int Generator::DistAt(Color side, uint64_t idx, uint8_t code) {
+template <class Cells>
+int Generator<Cells>::DistAt(Color side, uint64_t idx, uint8_t code) {
   if (code == DtmCodes::kBigDist) return static_cast<int>(overflow_.Get(side, idx) >> 1);
   return dtm_.DistOf(code);
 }
 
-int Generator::CaptureLossMax(Board& b, Color s, bool quiet_only) const {
+template <class Cells>
+int Generator<Cells>::CaptureLossMax(Board& b, Color s, bool quiet_only) const {
   const bool in_check = geo_.InCheck(b, s);
   int worst = -1;
   geo_.ForEachMove(b, s, [&](int slot, int to, int cap, int promo) {
@@ -251,28 +268,39 @@ int Generator::CaptureLossMax(Board& b, Color s, bool quiet_only) const {
   return worst;
 }
 
-Status Generator::Initialise() {
+template <class Cells>
+Status Generator<Cells>::Initialise() {
   max_dtm_ = 0;
   const bool stalemate_loses = v_.rules().stalemate == Outcome::kLoss;
-  // Legality first: only legal entries get cells (cells.h).
-  ForRanges("legality", [&](Work& w, uint64_t begin, uint64_t end) {
-    Board& b = w.b;
-    for (uint64_t i = begin; i < end; ++i) {
-      geo_.Set(b, i);
-      if (!b.valid) continue;
-      // The side not to move must not be in check.
-      if (!geo_.InCheck(b, kSecond)) cells_[kFirst].MarkLegal(i);
-      if (!geo_.InCheck(b, kFirst)) cells_[kSecond].MarkLegal(i);
-    }
-  });
-  for (SideCells& c : cells_) c.Allocate();
-  fprintf(stderr, "DEBUG rss %.1f MiB legal %llu %llu bytes %llu\n", PhaseClock::CurrentRss()/1048576.0, (unsigned long long)cells_[0].legal(), (unsigned long long)cells_[1].legal(), (unsigned long long)(cells_[0].bytes()+cells_[1].bytes()));
+  // An entry is legal for a side to move if no two pieces share a square and
+  // the other side is not in check. Compact cells need legality before they
+  // exist: a pass of its own.
+  constexpr bool compact = Cells::kNeedsLegality;
+  if constexpr (compact) {
+    ForRanges("legality", [&](Work& w, uint64_t begin, uint64_t end) {
+      Board& b = w.b;
+      for (uint64_t i = begin; i < end; ++i) {
+        geo_.Set(b, i);
+        if (!b.valid) continue;
+        if (!geo_.InCheck(b, kSecond)) cells_[kFirst].MarkLegal(i);
+        if (!geo_.InCheck(b, kFirst)) cells_[kSecond].MarkLegal(i);
+      }
+    });
+    for (Cells& c : cells_) c.Allocate();
+  }
   ForRanges("initialise", [&](Work& w, uint64_t begin, uint64_t end) {
     Board& b = w.b;
     for (uint64_t i = begin; i < end; ++i) {
-      const bool legal[2] = {cells_[kFirst].IsLegal(i), cells_[kSecond].IsLegal(i)};
-      if (!(legal[0] | legal[1])) continue;
-      geo_.Set(b, i);
+      bool legal[2];
+      if constexpr (compact) {
+        legal[0] = cells_[kFirst].IsLegal(i), legal[1] = cells_[kSecond].IsLegal(i);
+        if (!(legal[0] | legal[1])) continue;
+        geo_.Set(b, i);
+      } else {
+        geo_.Set(b, i);
+        if (!b.valid) continue;  // cells start illegal
+        legal[0] = !geo_.InCheck(b, kSecond), legal[1] = !geo_.InCheck(b, kFirst);
+      }
       for (int si = 0; si < 2; ++si) {
         const Color side = Color(si);
         if (!legal[si]) continue;
@@ -316,8 +344,9 @@ Status Generator::Initialise() {
   return Status::OK();
 }
 
-void Generator::SetWin(Color side, uint64_t idx, uint64_t place, int dist, bool final_pass) {
-  SideCells& cells = cells_[side];
+template <class Cells>
+void Generator<Cells>::SetWin(Color side, uint64_t idx, uint64_t place, int dist, bool final_pass) {
+  Cells& cells = cells_[side];
   uint8_t c = cells.LoadAt(place);
   for (;;) {
     // A tentative win (by a capture) not yet processed may get shorter:
@@ -346,9 +375,10 @@ void Generator::SetWin(Color side, uint64_t idx, uint64_t place, int dist, bool 
 // A successor won for the opponent: one fewer to wait for. In the final
 // distance pass a loss by the perpetual-check rule counts down its
 // non-checking moves only (distances.cpp).
-void Generator::Decrement(Work& w, Color side, uint64_t idx, uint64_t place, int level, bool final_pass,
+template <class Cells>
+void Generator<Cells>::Decrement(Work& w, Color side, uint64_t idx, uint64_t place, int level, bool final_pass,
                           bool via_check) {
-  SideCells& cells = cells_[side];
+  Cells& cells = cells_[side];
   uint8_t c = cells.LoadAt(place);
   for (;;) {
     // A loss by the perpetual-check rule (final pass only) waits for its
@@ -370,7 +400,8 @@ void Generator::Decrement(Work& w, Color side, uint64_t idx, uint64_t place, int
   }
 }
 
-void Generator::ProcessResolved(Work& w, Color side, uint64_t idx, int dist, bool final_pass) {
+template <class Cells>
+void Generator<Cells>::ProcessResolved(Work& w, Color side, uint64_t idx, int dist, bool final_pass) {
   geo_.Set(w.b, idx);
   const Color x = ~side;
   if ((dist & 1) == 0) {
@@ -382,7 +413,8 @@ void Generator::ProcessResolved(Work& w, Color side, uint64_t idx, int dist, boo
   }
 }
 
-void Generator::Propagate(bool final_pass) {
+template <class Cells>
+void Generator<Cells>::Propagate(bool final_pass) {
   for (int level = 1; level <= max_dtm_.load() + 1 && level <= kMaxDtm; ++level) {
     const int d = level - 1;
     const uint8_t want0 = dtm_.Dist(d, false), want1 = (d & 1) ? want0 : dtm_.Dist(d, true);
@@ -405,17 +437,19 @@ void Generator::Propagate(bool final_pass) {
   }
 }
 
-void Generator::Finish() {
-  for (SideCells& cells : cells_) {
+template <class Cells>
+void Generator<Cells>::Finish() {
+  for (Cells& cells : cells_) {
 #pragma omp parallel for num_threads(threads_) schedule(static)
-    for (int64_t k = 0; k < static_cast<int64_t>(cells.legal()); ++k)
+    for (int64_t k = 0; k < static_cast<int64_t>(cells.places()); ++k)
       if (dtm_.Open(cells.at(k))) cells.at(k) = DtmCodes::kDraw;
   }
   // Only distances stay in the overflow map.
   overflow_.Filter([&](Color s, uint64_t i) { return Load(s, i) == DtmCodes::kBigDist; });
 }
 
-uint16_t Generator::StoredValue(Color side, uint64_t idx, uint8_t code) {
+template <class Cells>
+uint16_t Generator<Cells>::StoredValue(Color side, uint64_t idx, uint8_t code) {
   if (code == DtmCodes::kIllegal) return kValueIllegal;
   if (code == DtmCodes::kDraw) return kValueDraw;
   if (code == DtmCodes::kBigDist) {
@@ -425,7 +459,8 @@ uint16_t Generator::StoredValue(Color side, uint64_t idx, uint8_t code) {
   return EncodeValue(dtm_.DistOf(code), dtm_.RuleOf(code));
 }
 
-Status Generator::Run() {
+template <class Cells>
+Status Generator<Cells>::Run() {
   EndPhase("set-up and sub-tables");
   if (Status st = Initialise(); !st.ok()) return st;
   EndPhase("initialise");
@@ -451,7 +486,8 @@ Status Generator::Run() {
 
 // Statistics: each position once (entries of a symmetric royal pair exist
 // once per orientation).
-Status Generator::Statistics() {
+template <class Cells>
+Status Generator<Cells>::Statistics() {
   header_.orders = static_cast<uint32_t>(orders_);
   const uint64_t stride = index_.kp_stride();
   const uint64_t chunk = 1ULL << kChunkBits;
@@ -504,7 +540,8 @@ Status Generator::Statistics() {
   return Status::OK();
 }
 
-Status Generator::Write(const std::string& path, int compression_level) {
+template <class Cells>
+Status Generator<Cells>::Write(const std::string& path, int compression_level) {
   // The values are made block by block from the cells while the file is
   // written: no second copy of the table.
   uint16_t max_value = 0;
@@ -512,9 +549,9 @@ Status Generator::Write(const std::string& path, int compression_level) {
     // Distances in the overflow map are the longest; the codes' own order
     // is by distance otherwise.
     uint16_t m = 0;
-    const SideCells& cells = cells_[s];
+    const Cells& cells = cells_[s];
 #pragma omp parallel for num_threads(threads_) schedule(static) reduction(max : m)
-    for (int64_t k = 0; k < static_cast<int64_t>(cells.legal()); ++k) {
+    for (int64_t k = 0; k < static_cast<int64_t>(cells.places()); ++k) {
       const uint8_t c = cells.at(k);
       if (dtm_.IsDist(c) && c != DtmCodes::kBigDist) m = std::max(m, StoredValue(Color(s), 0, c));
     }
@@ -532,9 +569,12 @@ Status Generator::Write(const std::string& path, int compression_level) {
         });
       },
       compression_level, threads_);
-  for (SideCells& c : cells_) c.Release();
+  for (Cells& c : cells_) c.Release();
   EndPhase("compress and write");
   return st;
 }
+
+template class Generator<DenseCells>;
+template class Generator<CompactCells>;
 
 }  // namespace canju::tb

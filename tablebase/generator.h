@@ -39,6 +39,9 @@ struct GeneratorOptions {
   // when the table has at most this many entries per side; bigger tables
   // check a fixed sample (one entry in kEngineSample).
   uint64_t engine_check_below = 1 << 20;
+  // Cells only for legal entries (cells.h, CompactCells): about 0.6 instead
+  // of 1 byte per entry and side, for about a quarter more time.
+  bool compact_cells = false;
   // Called at the end of each phase: its wall and CPU seconds (all threads)
   // and the process's peak RSS so far (`canju tb build --phases`).
   std::function<void(const std::string& phase, double wall_s, double cpu_s, uint64_t peak_rss_bytes)> phase_log;
@@ -57,21 +60,42 @@ class PhaseClock {
   double wall_ = 0, cpu_ = 0;
 };
 
-class Generator {
+// The generation of one table, whatever its cell layout.
+class TableGenerator {
+ public:
+  virtual ~TableGenerator() = default;
+  // Sub-tables must be finished files in `dir` (BuildOrder's order).
+  virtual Status Init(const std::string& dir) = 0;
+  virtual Status Run() = 0;  // initialise, propagate, perpetual-check orders, verify
+  virtual Status Write(const std::string& path, int compression_level) = 0;
+  virtual const Indexer& index() const = 0;
+  virtual const TableHeader& header() const = 0;
+  virtual int orders() const = 0;
+  virtual uint64_t ram_bytes() const = 0;  // cells and sub-tables now
+  virtual uint64_t overflow_entries() = 0;
+};
+
+// opts.compact_cells chooses the layout (cells.h).
+std::unique_ptr<TableGenerator> MakeGenerator(const Variant& v, const Material& m, int threads, ProgressFn progress,
+                                              GeneratorOptions opts = {});
+
+// Cells: DenseCells or CompactCells (cells.h); the phases are instantiated
+// for both at the end of their files.
+template <class Cells>
+class Generator final : public TableGenerator {
  public:
   Generator(const Variant& v, const Material& m, int threads, ProgressFn progress, GeneratorOptions opts = {});
-  ~Generator();
+  ~Generator() override;
 
-  // Sub-tables must be finished files in `dir` (BuildOrder's order).
-  Status Init(const std::string& dir);
-  Status Run();  // initialise, propagate, perpetual-check orders, verify
-  Status Write(const std::string& path, int compression_level);
+  Status Init(const std::string& dir) override;
+  Status Run() override;
+  Status Write(const std::string& path, int compression_level) override;
 
-  const Indexer& index() const { return index_; }
-  const TableHeader& header() const { return header_; }
-  int orders() const { return orders_; }
-  uint64_t ram_bytes() const;
-  uint64_t overflow_entries() { return overflow_.size(); }
+  const Indexer& index() const override { return index_; }
+  const TableHeader& header() const override { return header_; }
+  int orders() const override { return orders_; }
+  uint64_t ram_bytes() const override;
+  uint64_t overflow_entries() override { return overflow_.size(); }
 
   static constexpr uint64_t kEngineSample = 257;
 
@@ -89,20 +113,24 @@ class Generator {
   // placed, so that the two dependent reads of each (bitmap word, then
   // cell) overlap across the batch instead of waiting one by one.
   template <class F>
-  void ForEachPredecessorCell(Work& w, Color x, F&& f) {
-    const SideCells& cells = cells_[x];
+  __attribute__((always_inline)) void ForEachPredecessorCell(Work& w, Color x, F&& f) {
+    const Cells& cells = cells_[x];
+    if constexpr (!Cells::kNeedsLegality) {  // dense cells: one read each, nothing to overlap
+      geo_.ForEachPredecessor(w.b, w.scratch, x, [&](uint64_t j) { f(j, j); });
+      return;
+    }
     int n = 0;
     auto flush = [&] {
       for (int k = 0; k < n; ++k) {
         w.places[k] = cells.Place(w.entries[k]);
-        if (w.places[k] != SideCells::kNoPlace) cells.PrefetchCell(w.places[k]);
+        if (w.places[k] != kNoPlace) cells.PrefetchCell(w.places[k]);
       }
       for (int k = 0; k < n; ++k)
-        if (w.places[k] != SideCells::kNoPlace) f(w.entries[k], w.places[k]);
+        if (w.places[k] != kNoPlace) f(w.entries[k], w.places[k]);
       n = 0;
     };
     geo_.ForEachPredecessor(w.b, w.scratch, x, [&](uint64_t j) {
-      cells.PrefetchLine(j);
+      cells.PrefetchPlace(j);
       w.entries[n++] = j;
       if (n == kBatch) flush();
     });
@@ -189,7 +217,7 @@ class Generator {
   Indexer index_;
   Geometry geo_;
   TableHeader header_;
-  SideCells cells_[2];
+  Cells cells_[2];
   std::vector<uint64_t> level_mask_[2];
   DtmCodes dtm_;
   WdlCodes wdl_;

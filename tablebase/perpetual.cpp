@@ -31,8 +31,8 @@ enum class Succ { kLoses, kOpen, kBad };
 // X to move on `b`: is every legal move that does not lose outright a check
 // into an open position? classify(code) tells a successor cell apart;
 // `targets` gets the open successors (if not null).
-template <class Classify>
-static bool IsCandidate(const Geometry& geo, Board& b, Color x, const SideCells& other, Classify&& classify,
+template <class CellsT, class Classify>
+static bool IsCandidate(const Geometry& geo, Board& b, Color x, const CellsT& other, Classify&& classify,
                         std::vector<uint64_t>* targets) {
   const bool in_check = geo.InCheck(b, x);
   bool ok = true;
@@ -69,10 +69,11 @@ static bool IsCandidate(const Geometry& geo, Board& b, Color x, const SideCells&
 
 // Before any order, in the distance layout: is there a candidate at all? If
 // not, the rule changes nothing and the distances stay as they are.
-bool Generator::AnyCandidate() {
+template <class Cells>
+bool Generator<Cells>::AnyCandidate() {
   std::atomic<bool> found{false};
   ForChunks("perpetual check: candidates", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
-    const SideCells& other = cells_[~side];
+    const Cells& other = cells_[~side];
     cells_[side].ForEachLegal(begin, end, [&](uint64_t i, uint64_t place) {
       if (found.load(std::memory_order_relaxed)) return;
       const uint8_t c = cells_[side].at(place);
@@ -89,11 +90,12 @@ bool Generator::AnyCandidate() {
   return found.load();
 }
 
-void Generator::ToResultLayout() {
+template <class Cells>
+void Generator<Cells>::ToResultLayout() {
   const uint64_t chunk = 1ULL << kChunkBits;
   const int64_t chunks = static_cast<int64_t>((index_.size() + chunk - 1) / chunk);
   for (int s = 0; s < 2; ++s) {
-    SideCells& cells = cells_[s];
+    Cells& cells = cells_[s];
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (int64_t ch = 0; ch < chunks; ++ch) {
       const uint64_t begin = static_cast<uint64_t>(ch) * chunk;
@@ -114,14 +116,15 @@ void Generator::ToResultLayout() {
   overflow_.Filter([&](Color s, uint64_t i) { return wdl_.IsBig(Load(s, i)); });
 }
 
-void Generator::MarkCandidates(Color x) {
+template <class Cells>
+void Generator<Cells>::MarkCandidates(Color x) {
   ForChunks("perpetual check: candidates", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
     if (side != x || !TakeBits(x, begin, kFlaggedChunk)) return;
-    const SideCells& other = cells_[~x];
+    const Cells& other = cells_[~x];
     std::vector<uint64_t> targets;
     auto flagged = [](uint64_t word) { return cellscan::HasOddAtLeast(word, WdlCodes::kCounter0); };
-    SideCells& mine = cells_[x];
-    SideCells& theirs = cells_[~x];
+    Cells& mine = cells_[x];
+    Cells& theirs = cells_[~x];
     mine.Scan(begin, end, flagged, [&](uint64_t i, uint64_t place) {
       uint8_t c = mine.LoadAt(place);
       if (!WdlCodes::Flagged(c)) return;
@@ -153,9 +156,10 @@ void Generator::MarkCandidates(Color x) {
 
 // A position leaves S: its counter comes back (recounted: nothing is
 // resolved while S is pruned, so the count equals the one it had).
-uint8_t Generator::Recount(Board& b, Color s, uint64_t idx) {
+template <class Cells>
+uint8_t Generator<Cells>::Recount(Board& b, Color s, uint64_t idx) {
   const bool in_check = geo_.InCheck(b, s);
-  const SideCells& other = cells_[~s];
+  const Cells& other = cells_[~s];
   int count = 0;
   bool draw = false;
   geo_.ForEachMove(b, s, [&](int slot, int to, int cap, int promo) {
@@ -177,7 +181,8 @@ uint8_t Generator::Recount(Board& b, Color s, uint64_t idx) {
   return code;
 }
 
-void Generator::Prune(Color x) {
+template <class Cells>
+void Generator<Cells>::Prune(Color x) {
   for (int round = 1;; ++round) {
     std::atomic<uint64_t> removed{0};
     ForChunks("perpetual check: set round " + std::to_string(round),
@@ -186,13 +191,13 @@ void Generator::Prune(Color x) {
                 if (round == 1 ? (TakeBits(side, begin, kDirtyChunk), !HasBits(side, begin, kInSChunk))
                                : !TakeBits(side, begin, kDirtyChunk))
                   return;
-                const SideCells& other = cells_[~side];
+                const Cells& other = cells_[~side];
                 auto wanted = [&](uint64_t word) {
                   return round == 1 ? cellscan::HasByte(word | cellscan::kLow, WdlCodes::kInSDirty)  // 2 or 3
                                     : cellscan::HasByte(word, WdlCodes::kInSDirty);
                 };
-                SideCells& mine = cells_[side];
-                SideCells& theirs = cells_[~side];
+                Cells& mine = cells_[side];
+                Cells& theirs = cells_[~side];
                 mine.Scan(begin, end, wanted, [&](uint64_t i, uint64_t place) {
                   uint8_t c = mine.LoadAt(place);
                   if (!WdlCodes::InS(c)) return;
@@ -253,12 +258,13 @@ void Generator::Prune(Color x) {
   }
 }
 
-uint64_t Generator::ResolveSet(Color x) {
+template <class Cells>
+uint64_t Generator<Cells>::ResolveSet(Color x) {
   std::atomic<uint64_t> losses{0};
   ForChunks("perpetual check: resolve", [&](Work&, Color side, uint64_t begin, uint64_t end) {
     if (!TakeBits(side, begin, kInSChunk | kDirtyChunk)) return;
     auto in_s = [](uint64_t word) { return cellscan::HasByte(word | cellscan::kLow, WdlCodes::kInSDirty); };
-    SideCells& cells = cells_[side];
+    Cells& cells = cells_[side];
     cells.Scan(begin, end, in_s, [&](uint64_t i, uint64_t place) {
       if (!WdlCodes::InS(cells.LoadAt(place))) return;
       if (side == x) losses.fetch_add(1, std::memory_order_relaxed);
@@ -271,7 +277,8 @@ uint64_t Generator::ResolveSet(Color x) {
 
 // Results without distances, in any order: sweeps over the chunks holding
 // pending results until none is left.
-void Generator::PropagateResults() {
+template <class Cells>
+void Generator<Cells>::PropagateResults() {
   for (int sweep = 1;; ++sweep) {
     std::atomic<uint64_t> processed{0};
     ForChunks("", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
@@ -280,8 +287,8 @@ void Generator::PropagateResults() {
         return cellscan::HasByte(word, WdlCodes::kWinPending) | cellscan::HasByte(word, WdlCodes::kLossPending) |
                cellscan::HasByte(word, WdlCodes::kRulePending);
       };
-      SideCells& mine = cells_[side];
-      SideCells& theirs = cells_[~side];
+      Cells& mine = cells_[side];
+      Cells& theirs = cells_[~side];
       mine.Scan(begin, end, pending, [&](uint64_t i, uint64_t place) {
         const uint8_t c = mine.LoadAt(place);
         if (!WdlCodes::Pending(c)) return;
@@ -342,7 +349,8 @@ void Generator::PropagateResults() {
   }
 }
 
-Status Generator::Perpetual() {
+template <class Cells>
+Status Generator<Cells>::Perpetual() {
   if (!AnyCandidate()) {
     EndPhase("perpetual check: none");
     return Status::OK();
@@ -366,5 +374,8 @@ Status Generator::Perpetual() {
   EndPhase("perpetual check: distances");
   return st;
 }
+
+template class Generator<DenseCells>;
+template class Generator<CompactCells>;
 
 }  // namespace canju::tb

@@ -33,7 +33,8 @@ struct FastMove {
 
 }  // namespace
 
-Status Generator::Verify() {
+template <class Cells>
+Status Generator<Cells>::Verify() {
   std::mutex mu;
   std::string failure;
   std::atomic<bool> failed{false};
@@ -155,5 +156,8 @@ Status Generator::Verify() {
   if (failed) return Status::Corruption(failure);
   return Status::OK();
 }
+
+template class Generator<DenseCells>;
+template class Generator<CompactCells>;
 
 }  // namespace canju::tb
