@@ -1,9 +1,9 @@
-// Tablebase generation benchmark: builds a fixed set with 1 and 2 threads
-// and reports wall and CPU time, entries per second, peak memory (with and
+// Tablebase generation benchmark: builds a fixed set with 1 and 2 threads,
+// with dense and with compact cells, and reports wall and CPU time, entries per second, peak memory (with and
 // without the process's own baseline) and bytes on disk. Numbers, not
 // pass/fail; record them in docs/performance.md.
 //
-//   tablebase_bench [--full] [--dir DIR] [--threads 1,2] [TABLE...]
+//   tablebase_bench [--full] [--dir DIR] [--threads 1,2] [--cells dense,compact] [TABLE...]
 //
 // Default set: Xiangqi KRKAA KCPKAB KRKAABB KRNKR, chess KQKR; --full adds
 // chess KRPKR (355 M entries per side). Sub-tables are built first (not
@@ -60,6 +60,7 @@ bool Prepare(const Variant& v, const std::string& table, const std::string& dir,
 int main(int argc, char** argv) {
   std::string dir = "/tmp/canju-tb-bench";
   std::vector<int> threads = {1, 2};
+  std::vector<std::string> layouts = {"dense", "compact"};
   bool full = false;
   std::vector<Job> jobs;
   for (int i = 1; i < argc; ++i) {
@@ -69,10 +70,19 @@ int main(int argc, char** argv) {
     else if (a == "--threads" && i + 1 < argc) {
       threads.clear();
       for (char* t = std::strtok(argv[++i], ","); t; t = std::strtok(nullptr, ",")) threads.push_back(std::atoi(t));
+    } else if (a == "--cells" && i + 1 < argc) {
+      layouts.clear();
+      for (char* t = std::strtok(argv[++i], ","); t; t = std::strtok(nullptr, ",")) layouts.push_back(t);
+      for (const std::string& l : layouts)
+        if (l != "dense" && l != "compact") {
+          std::fprintf(stderr, "--cells: dense, compact or both (dense,compact)\n");
+          return 2;
+        }
     } else if (a.find(':') != std::string::npos) jobs.push_back({a.substr(0, a.find(':')), a.substr(a.find(':') + 1)});
     else if (a[0] != '-') jobs.push_back({"xiangqi", a});
     else {
-      std::fprintf(stderr, "usage: tablebase_bench [--full] [--dir DIR] [--threads 1,2] [variant:TABLE...]\n");
+      std::fprintf(stderr, "usage: tablebase_bench [--full] [--dir DIR] [--threads 1,2] [--cells dense,compact] "
+                           "[variant:TABLE...]\n");
       return 2;
     }
   }
@@ -84,7 +94,7 @@ int main(int argc, char** argv) {
   ::mkdir(dir.c_str(), 0755);
   // B/entry: peak RSS per entry and side to move; net: less the RSS the
   // process had before building (code, libraries, variant tables).
-  std::printf("%-8s %-8s %7s %9s %9s %12s %9s %9s %8s %8s %10s %11s %7s\n", "variant", "table", "threads", "wall s",
+  std::printf("%-8s %-8s %-7s %7s %9s %9s %12s %9s %9s %8s %8s %10s %11s %7s\n", "variant", "table", "cells", "threads", "wall s",
               "CPU s", "entries/s", "peak MiB", "base MiB", "B/entry", "net", "file B", "B/position", "orders");
   for (const Job& job : jobs) {
     const Variant& v = BuiltinVariant(job.variant);
@@ -93,6 +103,7 @@ int main(int argc, char** argv) {
     std::vector<tb::PlanItem> plan;
     if (!Prepare(v, job.table, sub, &plan)) return 1;
     const tb::PlanItem target = plan.back();
+    for (const std::string& layout : layouts)
     for (int t : threads) {
       const std::string path = sub + "/" + tb::TableFileName(v, target.name);
       ::unlink(path.c_str());
@@ -106,6 +117,7 @@ int main(int argc, char** argv) {
         tb::BuildOptions opts;
         opts.dir = sub;
         opts.threads = t;
+        opts.cells = layout == "compact" ? tb::CellLayout::kCompact : tb::CellLayout::kDense;
         std::vector<tb::BuildReport> reps;
         tb::PlanItem item = target;
         item.complete = false;
@@ -141,8 +153,8 @@ int main(int argc, char** argv) {
       if (!tb::ReadTableHeader(v, sub, target.name, &h).ok()) return 1;
       const double entries = 2.0 * static_cast<double>(target.entries);
       const double peak = static_cast<double>(ru.ru_maxrss) * 1024.0;
-      std::printf("%-8s %-8s %7d %9.2f %9.2f %12.0f %9.1f %9.1f %8.3f %8.3f %10llu %11.4f %7d\n",
-                  job.variant.c_str(), target.name.c_str(), t, wall, cpu, entries / wall, peak / (1 << 20),
+      std::printf("%-8s %-8s %-7s %7d %9.2f %9.2f %12.0f %9.1f %9.1f %8.3f %8.3f %10llu %11.4f %7d\n",
+                  job.variant.c_str(), target.name.c_str(), layout.c_str(), t, wall, cpu, entries / wall, peak / (1 << 20),
                   static_cast<double>(base) / (1 << 20), peak / entries, (peak - static_cast<double>(base)) / entries,
                   bytes, static_cast<double>(bytes) / static_cast<double>(h.positions()), orders);
       std::fflush(stdout);

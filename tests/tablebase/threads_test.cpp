@@ -1,6 +1,7 @@
 // The generator's result does not depend on the number of threads (a table
 // with a perpetual-check order, built with one thread and with two, gives
-// byte-identical files) nor on where its counters are kept.
+// byte-identical files), on where its counters are kept, nor on the cells'
+// layout (dense or compact).
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -79,6 +80,44 @@ TEST(TablebaseThreads, CountersInTheOverflowMapGiveTheSameFile) {
     EXPECT_TRUE(a == b) << (compact ? "compact" : "dense") << " cells: files differ (" << a.size() << " and "
                         << b.size() << " bytes)";
   }
+}
+
+// A memory limit between the two layouts' estimates: auto builds the table
+// with compact cells (the same file as dense ones), dense cells are refused
+// before anything is built.
+TEST(TablebaseThreads, CompactCellsFitWhereDenseOnesDoNot) {
+  namespace fs = std::filesystem;
+  const Variant& v = BuiltinVariant("xiangqi");
+  const std::string dense = testing::ScratchDir() + "/cells-dense", compact = testing::ScratchDir() + "/cells-auto";
+  fs::create_directories(dense);
+  fs::create_directories(compact);
+  ASSERT_TRUE(Build(v, "KRKN", dense, 2).ok());
+  for (const auto& e : fs::directory_iterator(dense))
+    if (e.path().filename() != TableFileName(v, "KRKN"))
+      fs::copy_file(e.path(), compact + "/" + e.path().filename().string(), fs::copy_options::overwrite_existing);
+  std::vector<PlanItem> plan;
+  ASSERT_TRUE(MakePlan(v, {"KRKN"}, compact, &plan).ok());
+  const PlanItem& item = plan.back();
+  ASSERT_EQ(item.name, "KRKN");
+  ASSERT_FALSE(item.complete);
+  ASSERT_LT(item.compact_peak_bytes, item.peak_bytes);
+  const uint64_t limit = (item.compact_peak_bytes + item.peak_bytes) / 2;
+  EXPECT_EQ(ChooseLayout(item, CellLayout::kAuto, limit), CellLayout::kCompact);
+  EXPECT_EQ(ChooseLayout(item, CellLayout::kAuto, 0), CellLayout::kDense);
+  BuildOptions opts;
+  opts.dir = compact;
+  opts.threads = 2;
+  opts.compression_level = 3;
+  opts.memory_limit = limit;
+  opts.cells = CellLayout::kDense;
+  EXPECT_EQ(BuildPlan(v, plan, opts).code(), Status::Code::kResourceExhausted);
+  opts.cells = CellLayout::kAuto;
+  Status st = BuildPlan(v, plan, opts);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  const std::string a = ReadFile(dense + "/" + TableFileName(v, "KRKN"));
+  const std::string b = ReadFile(compact + "/" + TableFileName(v, "KRKN"));
+  ASSERT_FALSE(a.empty());
+  EXPECT_TRUE(a == b) << "files differ (" << a.size() << " and " << b.size() << " bytes)";
 }
 
 }  // namespace
