@@ -1,5 +1,6 @@
-// Generation cells (internal to tablebase/): one byte per entry and side to
-// move, in two layouts (docs/tablebase.md, "Memory"):
+// Generation cells (internal to tablebase/): one byte per position and side
+// to move, kept densely or for legal entries only (DenseCells, CompactCells
+// below), holding codes in two layouts (docs/tablebase.md, "Cells"):
 //
 // Distance layout (plain retrograde analysis, final distance pass):
 //   0 illegal, 1 draw (while generating: open, cannot lose), 2 win with no
