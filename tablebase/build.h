@@ -17,8 +17,8 @@ namespace canju::tb {
 
 // Cell layouts (cells.h): dense (one byte per entry and side, the fastest)
 // or compact (one byte per legal entry plus a bitmap: about 0.6 bytes per
-// entry and side in KRNKR, for about a quarter more time). Auto takes dense
-// when it fits in memory, else compact.
+// entry and side in KRNKR, for a fifth more time on two threads). Auto takes
+// dense when it fits in memory, else compact.
 enum class CellLayout { kAuto, kDense, kCompact };
 
 struct PlanItem {

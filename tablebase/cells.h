@@ -23,15 +23,11 @@
 // hash map keyed by side and entry.
 #pragma once
 
-#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
 #include <mutex>
-#include <new>
 #include <unordered_map>
-#include <utility>
 #include <vector>
 
 #include "variants/types.h"
@@ -168,12 +164,10 @@ class ZeroedBuffer {
   void Release();
   uint8_t* data() { return data_; }
   const uint8_t* data() const { return data_; }
-  size_t size() const { return size_; }
 
  private:
   uint8_t* data_ = nullptr;
-  void* map_ = nullptr;
-  size_t size_ = 0, map_size_ = 0;
+  size_t size_ = 0;
 };
 
 // The cells of one side to move, in one of two layouts with one interface
@@ -182,19 +176,33 @@ class ZeroedBuffer {
 // (both codes' "illegal") and is never written.
 constexpr uint64_t kNoPlace = ~0ULL;
 
+// What both layouts share: the cell bytes, read and written by place with
+// relaxed atomics, or plainly where a pass gives each cell one owner.
+class CellBytes {
+ public:
+  uint8_t LoadAt(uint64_t p) const { return __atomic_load_n(cells_.data() + p, __ATOMIC_RELAXED); }
+  void StoreAt(uint64_t p, uint8_t c) { __atomic_store_n(cells_.data() + p, c, __ATOMIC_RELAXED); }
+  bool CasAt(uint64_t p, uint8_t& expected, uint8_t desired) {
+    return __atomic_compare_exchange_n(cells_.data() + p, &expected, desired, false, __ATOMIC_SEQ_CST,
+                                       __ATOMIC_RELAXED);
+  }
+  void PrefetchCell(uint64_t p) const { __builtin_prefetch(cells_.data() + p, 1); }
+  uint8_t& at(uint64_t place) { return cells_.data()[place]; }
+  uint8_t at(uint64_t place) const { return cells_.data()[place]; }
+
+ protected:
+  ZeroedBuffer cells_;
+};
+
 // One byte per entry, at the entry's own place. The fastest: one read per
 // cell.
-class DenseCells {
+class DenseCells : public CellBytes {
  public:
-  static constexpr const char* kName = "dense";
+  static constexpr bool kNeedsLegality = false;  // legality comes from the board while initialising
   void Reset(uint64_t entries) {
-    Release();
     cells_.Allocate(entries);
     entries_ = entries;
   }
-  static constexpr bool kNeedsLegality = false;  // MarkLegal/Allocate unused
-  void MarkLegal(uint64_t) {}
-  void Allocate() {}
   void Release() {
     cells_.Release();
     entries_ = 0;
@@ -208,16 +216,7 @@ class DenseCells {
   uint8_t Load(uint64_t i) const { return LoadAt(i); }
   void Store(uint64_t i, uint8_t c) { StoreAt(i, c); }
   bool Cas(uint64_t i, uint8_t& expected, uint8_t desired) { return CasAt(i, expected, desired); }
-  uint8_t LoadAt(uint64_t p) const { return __atomic_load_n(cells_.data() + p, __ATOMIC_RELAXED); }
-  void StoreAt(uint64_t p, uint8_t c) { __atomic_store_n(cells_.data() + p, c, __ATOMIC_RELAXED); }
-  bool CasAt(uint64_t p, uint8_t& expected, uint8_t desired) {
-    return __atomic_compare_exchange_n(cells_.data() + p, &expected, desired, false, __ATOMIC_SEQ_CST,
-                                       __ATOMIC_RELAXED);
-  }
   void PrefetchPlace(uint64_t) const {}
-  void PrefetchCell(uint64_t) const {}
-  uint8_t& at(uint64_t place) { return cells_.data()[place]; }
-  uint8_t at(uint64_t place) const { return cells_.data()[place]; }
   // f(entry, place) for each legal entry in [begin, end), in order.
   template <class F>
   void ForEachLegal(uint64_t begin, uint64_t end, F&& f) const {
@@ -233,7 +232,6 @@ class DenseCells {
 
  private:
   uint64_t entries_ = 0;
-  ZeroedBuffer cells_;
 };
 
 // One byte per legal entry only (entries with two pieces on a square or the
@@ -243,25 +241,26 @@ class DenseCells {
 // of the bitmap holds 48 entries' bits and, in its top 16 bits, the number
 // of legal entries before it within its group of 1024 words; a small table
 // has each group's start. Finding a place reads one word (besides the small
-// table) and counts one word's bits: about 0.62 bytes per entry in KRNKR
-// instead of 1, for a second dependent read per random access.
-class CompactCells {
+// table) and counts one word's bits: about 0.64 bytes per entry in KRNKR
+// instead of 1, for a second dependent read per random access (an eighth
+// more time on one thread, a fifth on two).
+class CompactCells : public CellBytes {
  public:
-  static constexpr const char* kName = "compact";
   static constexpr uint64_t kPerWord = 48, kBitsMask = (1ULL << kPerWord) - 1;
   static constexpr int kGroupBits = 10;  // 1024 words: counts below 49,152 fit in 16 bits
 
   // All entries illegal; cells come once the legal entries are marked
   // (MarkLegal, then Allocate).
   void Reset(uint64_t entries) {
-    Release();
+    cells_.Release();
+    places_ = 0;
     entries_ = entries;
     words_ = entries / kPerWord + 2;  // one more word of zeros: Rank(entries())
     word_buffer_.Allocate(words_ * 8);
     bits_ = reinterpret_cast<uint64_t*>(word_buffer_.data());
     group_base_.assign((words_ >> kGroupBits) + 1, 0);
   }
-  static constexpr bool kNeedsLegality = true;
+  static constexpr bool kNeedsLegality = true;  // MarkLegal and Allocate before any cell
   // Before Allocate, from any thread.
   void MarkLegal(uint64_t i) {
     const uint64_t w = i / kPerWord;
@@ -296,16 +295,13 @@ class CompactCells {
   // The place of entry i's cell if it is legal; otherwise that of the next
   // legal entry (i <= entries()).
   uint64_t Rank(uint64_t i) const {
-    const uint64_t w = i / kPerWord, word = bits_[w];
-    return group_base_[w >> kGroupBits] + (word >> kPerWord) +
-           static_cast<uint64_t>(__builtin_popcountll(word & ((1ULL << (i - w * kPerWord)) - 1)));
+    const uint64_t w = i / kPerWord;
+    return Before(w, bits_[w], i - w * kPerWord);
   }
   // The place of entry i's cell; kNoPlace if i is illegal.
   uint64_t Place(uint64_t i) const {
     const uint64_t w = i / kPerWord, word = bits_[w], b = i - w * kPerWord;
-    if (!(word >> b & 1)) return kNoPlace;
-    return group_base_[w >> kGroupBits] + (word >> kPerWord) +
-           static_cast<uint64_t>(__builtin_popcountll(word & ((1ULL << b) - 1)));
+    return word >> b & 1 ? Before(w, word, b) : kNoPlace;
   }
 
   // Relaxed atomic access by entry (Store and Cas need a legal entry) and by
@@ -316,18 +312,8 @@ class CompactCells {
   }
   void Store(uint64_t i, uint8_t c) { StoreAt(Rank(i), c); }
   bool Cas(uint64_t i, uint8_t& expected, uint8_t desired) { return CasAt(Rank(i), expected, desired); }
-  uint8_t LoadAt(uint64_t p) const { return __atomic_load_n(cells_.data() + p, __ATOMIC_RELAXED); }
-  void StoreAt(uint64_t p, uint8_t c) { __atomic_store_n(cells_.data() + p, c, __ATOMIC_RELAXED); }
-  bool CasAt(uint64_t p, uint8_t& expected, uint8_t desired) {
-    return __atomic_compare_exchange_n(cells_.data() + p, &expected, desired, false, __ATOMIC_SEQ_CST,
-                                       __ATOMIC_RELAXED);
-  }
-  // Prefetches: what Place(i) reads, the cell at a place.
+  // What Place(i) reads.
   void PrefetchPlace(uint64_t i) const { __builtin_prefetch(bits_ + i / kPerWord); }
-  void PrefetchCell(uint64_t p) const { __builtin_prefetch(cells_.data() + p, 1); }
-  // Plain access by place (passes where each cell has one owner).
-  uint8_t& at(uint64_t place) { return cells_.data()[place]; }
-  uint8_t at(uint64_t place) const { return cells_.data()[place]; }
 
   // f(entry, place) for each legal entry in [begin, end), in order.
   template <class F>
@@ -365,11 +351,16 @@ class CompactCells {
   }
 
  private:
+  // Legal entries before bit b of bitmap word w (`word`).
+  uint64_t Before(uint64_t w, uint64_t word, uint64_t b) const {
+    return group_base_[w >> kGroupBits] + (word >> kPerWord) +
+           static_cast<uint64_t>(__builtin_popcountll(word & ((1ULL << b) - 1)));
+  }
+
   uint64_t entries_ = 0, words_ = 0, places_ = 0;
   ZeroedBuffer word_buffer_;
   uint64_t* bits_ = nullptr;  // word_buffer_'s words
   std::vector<uint64_t> group_base_;  // per 1024 words: legal entries before
-  ZeroedBuffer cells_;
 };
 
 // Counters and distances that do not fit in a cell, per (side, entry).

@@ -77,13 +77,6 @@ void Generator<Cells>::EndPhase(const char* phase) {
 }
 
 template <class Cells>
-uint64_t Generator<Cells>::ram_bytes() const {
-  uint64_t n = cells_[0].bytes() + cells_[1].bytes();
-  for (const auto& [name, t] : subs_) n += t->bytes();
-  return n;
-}
-
-template <class Cells>
 Status Generator<Cells>::Init(const std::string& dir) {
   if (Status st = index_.Init(v_, material_); !st.ok()) return st.WithContext(name_);
   if (v_.rules().stalemate == Outcome::kWin)
@@ -287,6 +280,7 @@ Status Generator<Cells>::Initialise() {
       }
     });
     for (Cells& c : cells_) c.Allocate();
+    EndPhase("legality");
   }
   ForRanges("initialise", [&](Work& w, uint64_t begin, uint64_t end) {
     Board& b = w.b;

@@ -40,7 +40,8 @@ struct GeneratorOptions {
   // check a fixed sample (one entry in kEngineSample).
   uint64_t engine_check_below = 1 << 20;
   // Cells only for legal entries (cells.h, CompactCells): about 0.6 instead
-  // of 1 byte per entry and side, for about a quarter more time.
+  // of 1 byte per entry and side in KRNKR, for a fifth more time on two
+  // threads.
   bool compact_cells = false;
   // Called at the end of each phase: its wall and CPU seconds (all threads)
   // and the process's peak RSS so far (`canju tb build --phases`).
@@ -71,8 +72,6 @@ class TableGenerator {
   virtual const Indexer& index() const = 0;
   virtual const TableHeader& header() const = 0;
   virtual int orders() const = 0;
-  virtual uint64_t ram_bytes() const = 0;  // cells and sub-tables now
-  virtual uint64_t overflow_entries() = 0;
 };
 
 // opts.compact_cells chooses the layout (cells.h).
@@ -94,8 +93,6 @@ class Generator final : public TableGenerator {
   const Indexer& index() const override { return index_; }
   const TableHeader& header() const override { return header_; }
   int orders() const override { return orders_; }
-  uint64_t ram_bytes() const override;
-  uint64_t overflow_entries() override { return overflow_.size(); }
 
   static constexpr uint64_t kEngineSample = 257;
 

@@ -26,6 +26,14 @@ Status Build(const Variant& v, const std::string& table, const std::string& dir,
   return BuildPlan(v, plan, opts);
 }
 
+// Copies the tables of `from` into `to`, all but `file` (the one to build).
+void CopySubTables(const std::string& from, const std::string& to, const std::string& file) {
+  namespace fs = std::filesystem;
+  for (const auto& e : fs::directory_iterator(from))
+    if (e.path().filename() != file)
+      fs::copy_file(e.path(), to + "/" + e.path().filename().string(), fs::copy_options::overwrite_existing);
+}
+
 TEST(TablebaseThreads, OneAndTwoThreadsWriteTheSameFile) {
   namespace fs = std::filesystem;
   const Variant& v = BuiltinVariant("xiangqi");
@@ -37,8 +45,7 @@ TEST(TablebaseThreads, OneAndTwoThreadsWriteTheSameFile) {
   Status st = Build(v, "KRKN", one, 1);
   ASSERT_TRUE(st.ok()) << st.ToString();
   const std::string file = TableFileName(v, "KRKN");
-  for (const auto& e : fs::directory_iterator(one))
-    if (e.path().filename() != file) fs::copy_file(e.path(), two + "/" + e.path().filename().string());
+  CopySubTables(one, two, file);
   st = Build(v, "KRKN", two, 2);
   ASSERT_TRUE(st.ok()) << st.ToString();
   const TableHeader h = testing::Header(v, "KRKN", two);
@@ -92,9 +99,7 @@ TEST(TablebaseThreads, CompactCellsFitWhereDenseOnesDoNot) {
   fs::create_directories(dense);
   fs::create_directories(compact);
   ASSERT_TRUE(Build(v, "KRKN", dense, 2).ok());
-  for (const auto& e : fs::directory_iterator(dense))
-    if (e.path().filename() != TableFileName(v, "KRKN"))
-      fs::copy_file(e.path(), compact + "/" + e.path().filename().string(), fs::copy_options::overwrite_existing);
+  CopySubTables(dense, compact, TableFileName(v, "KRKN"));
   std::vector<PlanItem> plan;
   ASSERT_TRUE(MakePlan(v, {"KRKN"}, compact, &plan).ok());
   const PlanItem& item = plan.back();
