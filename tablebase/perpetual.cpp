@@ -120,7 +120,6 @@ template <class Cells>
 void Generator<Cells>::MarkCandidates(Color x) {
   ForChunks("perpetual check: candidates", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
     if (side != x || !TakeBits(x, begin, kFlaggedChunk)) return;
-    const Cells& other = cells_[~x];
     std::vector<uint64_t> targets;
     auto flagged = [](uint64_t word) { return cellscan::HasOddAtLeast(word, WdlCodes::kCounter0); };
     Cells& mine = cells_[x];
@@ -137,7 +136,7 @@ void Generator<Cells>::MarkCandidates(Color x) {
         if (wdl_.Open(code) || WdlCodes::InS(code)) return Succ::kOpen;
         return Succ::kBad;
       };
-      if (!IsCandidate(geo_, w.b, x, other, classify, &targets)) return;
+      if (!IsCandidate(geo_, w.b, x, theirs, classify, &targets)) return;
       mine.StoreAt(place, WdlCodes::kInS);
       MarkBits(x, i, kInSChunk);
       for (uint64_t j : targets) {
@@ -191,7 +190,6 @@ void Generator<Cells>::Prune(Color x) {
                 if (round == 1 ? (TakeBits(side, begin, kDirtyChunk), !HasBits(side, begin, kInSChunk))
                                : !TakeBits(side, begin, kDirtyChunk))
                   return;
-                const Cells& other = cells_[~side];
                 auto wanted = [&](uint64_t word) {
                   return round == 1 ? cellscan::HasByte(word | cellscan::kLow, WdlCodes::kInSDirty)  // 2 or 3
                                     : cellscan::HasByte(word, WdlCodes::kInSDirty);
@@ -213,7 +211,7 @@ void Generator<Cells>::Prune(Color x) {
                       if (cap < 0 && promo < 0) {
                         const uint64_t j = geo_.QuietSuccessor(b, slot, to);
                         if (j == kNoIndex) return true;
-                        const uint8_t code = other.Load(j);
+                        const uint8_t code = theirs.Load(j);
                         return code == WdlCodes::kIllegal || WdlCodes::Win(code) || WdlCodes::InS(code);
                       }
                       if (!geo_.Legal(b, x, slot, to, cap, in_check)) return true;
@@ -226,7 +224,7 @@ void Generator<Cells>::Prune(Color x) {
                       if (cap >= 0 || promo >= 0) return true;
                       const uint64_t j = geo_.QuietSuccessor(b, slot, to);
                       if (j == kNoIndex) return true;
-                      if (!WdlCodes::InS(other.Load(j))) return true;
+                      if (!WdlCodes::InS(theirs.Load(j))) return true;
                       return geo_.GivesCheck(b, side, slot, to, -1);
                     });
                   }
