@@ -43,6 +43,11 @@ struct GeneratorOptions {
   // of 1 byte per entry and side in KRNKR, for a fifth more time on two
   // threads.
   bool compact_cells = false;
+  // A side's later perpetual-check orders grow S from the candidates flagged
+  // since its previous order (perpetual.cpp, Grow); false seeds S with every
+  // candidate and its targets each time, the plain way, which tests compare
+  // against.
+  bool grow_sets = true;
   // Called at the end of each phase: its wall and CPU seconds (all threads)
   // and the process's peak RSS so far (`canju tb build --phases`).
   std::function<void(const std::string& phase, double wall_s, double cpu_s, uint64_t peak_rss_bytes)> phase_log;
@@ -159,11 +164,12 @@ class Generator final : public TableGenerator {
   Status Perpetual();
   bool AnyCandidate();
   void ToResultLayout();
-  void MarkCandidates(Color x);
+  void MarkCandidates(Color x, bool with_targets);
+  void Grow(Color x);
   void Prune(Color x);
   uint64_t ResolveSet(Color x);
   void PropagateResults();
-  uint8_t Recount(Board& b, Color s, uint64_t idx);
+  uint8_t Recount(Board& b, Color s, uint64_t idx, bool flag);
   Status RecomputeDistances();  // distances.cpp
   // A loss by the rule on `b` (x to move): 1 + the longest of x's
   // non-checking moves once all of them have distances below `level`
@@ -223,6 +229,7 @@ class Generator final : public TableGenerator {
   std::atomic<int> max_dtm_{0};
   PhaseClock clock_;
   int orders_ = 0;
+  bool seeded_[2] = {false, false};  // a side's first order has seeded S
   std::string error_;
 };
 

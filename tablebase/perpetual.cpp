@@ -117,7 +117,7 @@ void Generator<Cells>::ToResultLayout() {
 }
 
 template <class Cells>
-void Generator<Cells>::MarkCandidates(Color x) {
+void Generator<Cells>::MarkCandidates(Color x, bool with_targets) {
   ForChunks("perpetual check: candidates", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
     if (side != x || !TakeBits(x, begin, kFlaggedChunk)) return;
     std::vector<uint64_t> targets;
@@ -136,7 +136,12 @@ void Generator<Cells>::MarkCandidates(Color x) {
         if (wdl_.Open(code) || WdlCodes::InS(code)) return Succ::kOpen;
         return Succ::kBad;
       };
-      if (!IsCandidate(geo_, w.b, x, theirs, classify, &targets)) return;
+      if (!IsCandidate(geo_, w.b, x, theirs, classify, with_targets ? &targets : nullptr)) return;
+      if (!with_targets) {  // Grow starts from here
+        mine.StoreAt(place, WdlCodes::kInSDirty);
+        MarkBits(x, i, kInSChunk | kDirtyChunk);
+        return;
+      }
       mine.StoreAt(place, WdlCodes::kInS);
       MarkBits(x, i, kInSChunk);
       for (uint64_t j : targets) {
@@ -153,10 +158,64 @@ void Generator<Cells>::MarkCandidates(Color x) {
   });
 }
 
+// Later orders of a side: S can only hold positions from which a flagged
+// candidate (one whose successors lost a non-losing move since the side's
+// last order) is reachable through S's own moves (docs/tablebase.md,
+// "Perpetual-check orders"), so the set to prune is grown backwards from
+// those candidates instead of being seeded with every candidate again:
+// Y's predecessors by a non-checking move, in check and open, and X's
+// predecessors by a check, open candidates. Members found in a round are
+// "dirty" (to expand) until the next round expands them.
+template <class Cells>
+void Generator<Cells>::Grow(Color x) {
+  for (int round = 1;; ++round) {
+    std::atomic<uint64_t> added{0};
+    ForChunks("perpetual check: grow " + std::to_string(round), [&](Work& w, Color side, uint64_t begin,
+                                                                    uint64_t end) {
+      if (!TakeBits(side, begin, kDirtyChunk)) return;
+      auto dirty = [](uint64_t word) { return cellscan::HasByte(word, WdlCodes::kInSDirty); };
+      Cells& mine = cells_[side];
+      Cells& theirs = cells_[~side];
+      const Color ps = ~side;
+      mine.Scan(begin, end, dirty, [&](uint64_t i, uint64_t place) {
+        if (mine.LoadAt(place) != WdlCodes::kInSDirty) return;
+        mine.StoreAt(place, WdlCodes::kInS);  // only this thread expands it
+        geo_.Set(w.b, i);
+        // Y's moves into an X position where X is in check are checks: they
+        // do not count for Y.
+        if (side == x && geo_.InCheck(w.b, x)) return;
+        ForEachPredecessorCell(w, ps, [&](uint64_t j, uint64_t pj) {
+          uint8_t pc = theirs.LoadAt(pj);
+          if (!wdl_.Open(pc)) return;
+          geo_.Set(w.aux, j);
+          if (ps == x) {
+            auto classify = [&](uint64_t, uint8_t code) {
+              if (WdlCodes::Win(code)) return Succ::kLoses;
+              if (wdl_.Open(code) || WdlCodes::InS(code)) return Succ::kOpen;
+              return Succ::kBad;
+            };
+            if (!IsCandidate(geo_, w.aux, x, mine, classify, nullptr)) return;
+          } else if (!geo_.InCheck(w.aux, ps)) {
+            return;
+          }
+          while (wdl_.Open(pc)) {
+            if (theirs.CasAt(pj, pc, WdlCodes::kInSDirty)) {
+              MarkBits(ps, j, kInSChunk | kDirtyChunk);
+              added.fetch_add(1, std::memory_order_relaxed);
+              break;
+            }
+          }
+        });
+      });
+    });
+    if (added.load() == 0) break;
+  }
+}
+
 // A position leaves S: its counter comes back (recounted: nothing is
 // resolved while S is pruned, so the count equals the one it had).
 template <class Cells>
-uint8_t Generator<Cells>::Recount(Board& b, Color s, uint64_t idx) {
+uint8_t Generator<Cells>::Recount(Board& b, Color s, uint64_t idx, bool flag) {
   const bool in_check = geo_.InCheck(b, s);
   const Cells& other = cells_[~s];
   int count = 0;
@@ -175,7 +234,7 @@ uint8_t Generator<Cells>::Recount(Board& b, Color s, uint64_t idx) {
   });
   if (draw) return WdlCodes::kOpenDraw;
   if (count == 0) return WdlCodes::kLossPending;  // cannot happen: it would have been lost already
-  const uint8_t code = wdl_.Counter(count, true);
+  const uint8_t code = wdl_.Counter(count, flag);
   if (wdl_.IsBig(code)) overflow_.Put(s, idx, static_cast<uint32_t>(count));
   return code;
 }
@@ -229,7 +288,11 @@ void Generator<Cells>::Prune(Color x) {
                     });
                   }
                   if (stays) return;
-                  const uint8_t back = Recount(b, side, i);
+                  // X's flags were all examined before S was made (growing
+                  // needs no new one; re-seeding examines every candidate
+                  // again); Y's position may have been flagged before it
+                  // joined S.
+                  const uint8_t back = Recount(b, side, i, side != x || !opts_.grow_sets);
                   c = mine.LoadAt(place);
                   while (!mine.CasAt(place, c, back)) {
                   }
@@ -308,17 +371,16 @@ void Generator<Cells>::PropagateResults() {
           return;
         }
         // A win for `side`: its predecessors have one move fewer that does
-        // not lose; if that move was not a check, their candidacy as
-        // perpetual checkers is to be examined again.
-        const bool flag = !geo_.InCheck(w.b, side);
+        // not lose, so they are flagged: their candidacy as perpetual
+        // checkers is to be examined again and, if that move was a check,
+        // their side's next set S may now hold them (Grow starts there).
         ForEachPredecessorCell(w, x, [&](uint64_t j, uint64_t pj) {
           uint8_t pc = theirs.LoadAt(pj);
           for (;;) {
             if (!wdl_.IsCounter(pc)) return;
-            const bool f = flag || WdlCodes::Flagged(pc);
             if (wdl_.IsBig(pc)) {
-              if (f && !WdlCodes::Flagged(pc) && !theirs.CasAt(pj, pc, static_cast<uint8_t>(pc | 1))) continue;
-              if (f) MarkBits(x, j, kFlaggedChunk);
+              if (!WdlCodes::Flagged(pc) && !theirs.CasAt(pj, pc, static_cast<uint8_t>(pc | 1))) continue;
+              MarkBits(x, j, kFlaggedChunk);
               if (overflow_.Decrement(x, j) != 0) return;
               overflow_.Erase(x, j);
               theirs.StoreAt(pj, WdlCodes::kLossPending);
@@ -333,8 +395,8 @@ void Generator<Cells>::PropagateResults() {
               }
               continue;
             }
-            if (theirs.CasAt(pj, pc, wdl_.Counter(n - 1, f))) {
-              if (f) MarkBits(x, j, kFlaggedChunk);
+            if (theirs.CasAt(pj, pc, wdl_.Counter(n - 1, true))) {
+              MarkBits(x, j, kFlaggedChunk);
               return;
             }
           }
@@ -358,7 +420,12 @@ Status Generator<Cells>::Perpetual() {
     bool any = false;
     for (int xi = 0; xi < 2; ++xi) {
       const Color x = Color(xi);
-      MarkCandidates(x);
+      // A side's first order seeds S with every candidate and its targets,
+      // later ones grow S from the candidates flagged since.
+      const bool first = !seeded_[xi] || !opts_.grow_sets;
+      seeded_[xi] = true;
+      MarkCandidates(x, first);
+      if (!first) Grow(x);
       Prune(x);
       if (ResolveSet(x) == 0) continue;
       PropagateResults();

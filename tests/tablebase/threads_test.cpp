@@ -89,6 +89,40 @@ TEST(TablebaseThreads, CountersInTheOverflowMapGiveTheSameFile) {
   }
 }
 
+// Later perpetual-check orders grow S from the positions flagged since the
+// side's previous order instead of seeding it with every candidate again:
+// KCAKN (four orders, some sides with several) comes out the same both ways,
+// in both cell layouts.
+TEST(TablebaseThreads, GrowingTheSetsGivesTheSameFileAsReseeding) {
+  namespace fs = std::filesystem;
+  const Variant& v = BuiltinVariant("xiangqi");
+  const std::string dir = testing::ScratchDir() + "/grow";
+  fs::create_directories(dir);
+  ASSERT_TRUE(Build(v, "KCAKN", dir, 2).ok());
+  std::vector<PlanItem> plan;
+  ASSERT_TRUE(MakePlan(v, {"KCAKN"}, dir, &plan).ok());
+  const PlanItem& item = plan.back();
+  ASSERT_EQ(item.name, "KCAKN");
+  const std::string grown = ReadFile(dir + "/" + TableFileName(v, "KCAKN"));
+  ASSERT_FALSE(grown.empty());
+  EXPECT_GE(testing::Header(v, "KCAKN", dir).orders, 3u);
+  for (bool compact : {false, true}) {
+    GeneratorOptions gopts;
+    gopts.grow_sets = false;
+    gopts.compact_cells = compact;
+    std::unique_ptr<TableGenerator> gen = MakeGenerator(v, item.material, 2, nullptr, gopts);
+    ASSERT_TRUE(gen->Init(dir).ok());
+    Status st = gen->Run();
+    ASSERT_TRUE(st.ok()) << st.ToString();
+    const std::string path = dir + "/reseeded.ctb";
+    ASSERT_TRUE(gen->Write(path, 3).ok());
+    const std::string reseeded = ReadFile(path);
+    EXPECT_EQ(gen->orders(), static_cast<int>(testing::Header(v, "KCAKN", dir).orders));
+    EXPECT_TRUE(grown == reseeded) << (compact ? "compact" : "dense") << " cells: files differ (" << grown.size()
+                                   << " and " << reseeded.size() << " bytes)";
+  }
+}
+
 // A memory limit between the two layouts' estimates: auto builds the table
 // with compact cells (the same file as dense ones), dense cells are refused
 // before anything is built.
