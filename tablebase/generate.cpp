@@ -465,6 +465,13 @@ Status Generator<Cells>::Run() {
   if (max_dtm_.load() >= kMaxDtm)
     return Status::Unsupported(name_ + ": a distance to mate above " + std::to_string(kMaxDtm) + " plies");
   Finish();
+  if (const uint64_t i = opts_.damage_entry; i < index_.size()) {
+    const Color side = Color(opts_.damage_side);
+    if (const uint8_t c = Load(side, i); c != DtmCodes::kIllegal) {
+      const int d = dtm_.IsDist(c) ? DistAt(side, i, c) : -1;
+      StoreDist(side, i, d < 0 ? 1 : d + 2, d >= 0 && dtm_.RuleOf(c));
+    }
+  }
   if (Status st = Verify(); !st.ok()) return st;
   EndPhase("verify");
   Status st = Statistics();

@@ -48,6 +48,11 @@ struct GeneratorOptions {
   // candidate and its targets each time, the plain way, which tests compare
   // against.
   bool grow_sets = true;
+  // Tests of the verification pass: before it runs, the value of this entry
+  // with this side to move is made wrong (a distance two plies longer, a
+  // draw a win in one). Entry ~0 (the default): nothing is touched.
+  uint64_t damage_entry = ~0ULL;
+  int damage_side = 0;
   // Called at the end of each phase: its wall and CPU seconds (all threads)
   // and the process's peak RSS so far (`canju tb build --phases`).
   std::function<void(const std::string& phase, double wall_s, double cpu_s, uint64_t peak_rss_bytes)> phase_log;

@@ -25,6 +25,14 @@ std::string ValueText(uint16_t v, bool illegal) {
   return s;
 }
 
+// A stored value's distance to mate; -1 for a draw, -2 for an illegal or
+// unresolved value.
+int ValueDtm(uint16_t v) {
+  if (v == kValueDraw) return -1;
+  if (v == kValueIllegal) return -2;
+  return DecodeValue(v).dtm_plies;
+}
+
 struct FastMove {
   uint32_t key;  // from << 16 | to << 8 | promo + 1
   bool check;
@@ -53,25 +61,27 @@ Status Generator<Cells>::Verify() {
     for (uint64_t i = begin; i < end && !failed.load(std::memory_order_relaxed); ++i) {
       geo_.Set(b, i);
       const bool engine = engine_all || i % kEngineSample == kEngineSample / 2;
+      const bool checked[2] = {b.valid && geo_.InCheck(b, kFirst), b.valid && geo_.InCheck(b, kSecond)};
       for (int si = 0; si < 2; ++si) {
         const Color side = Color(si);
         const uint8_t code = Load(side, i);
         const bool stored_illegal = code == DtmCodes::kIllegal;
         const uint16_t stored = stored_illegal ? kValueIllegal : StoredValue(side, i, code);
-        const bool illegal = !b.valid || geo_.InCheck(b, ~side);
+        const bool illegal = !b.valid || checked[~side];
         if (illegal || stored_illegal) {
           if (illegal != stored_illegal)
             fail(IndexFen(index_, i, side) + " (entry " + std::to_string(i) + "): stored " +
                  ValueText(stored, stored_illegal) + ", but the position is " + (illegal ? "illegal" : "legal"));
           continue;
         }
-        const bool in_check = geo_.InCheck(b, side);
+        const bool in_check = checked[side];
         const bool rule = DecodeValue(stored).by_rule;
         int best_win = -1, worst = -1, worst_quiet = 0;
         bool draw = false, bad = false, any = false;
         fast.clear();
         geo_.ForEachMove(b, side, [&](int slot, int to, int cap, int promo) {
-          uint16_t sv;
+          // The successor's distance to mate (-1: a draw, -2: unresolved).
+          int dtm;
           uint64_t succ = kNoIndex;
           if (cap < 0 && promo < 0) {
             // A quiet move is legal exactly when the position it leads to is
@@ -82,29 +92,25 @@ Status Generator<Cells>::Verify() {
             if (succ == kNoIndex) return true;
             const uint8_t c = Load(~side, succ);
             if (c == DtmCodes::kIllegal) return true;
-            sv = StoredValue(~side, succ, c);
+            if (dtm_.IsDist(c) && c != DtmCodes::kBigDist) dtm = dtm_.DistOf(c);  // the usual case, without decoding
+            else dtm = ValueDtm(StoredValue(~side, succ, c));
           } else {
             if (!geo_.Legal(b, side, slot, to, cap, in_check)) return true;
-            sv = geo_.ProbeSub(b, side, slot, to, cap, promo);
+            dtm = ValueDtm(geo_.ProbeSub(b, side, slot, to, cap, promo));
           }
           any = true;
           const bool check = (rule || engine) && geo_.GivesCheck(b, side, slot, to, cap, promo);
           if (engine)
             fast.push_back(FastMove{static_cast<uint32_t>(b.sq[slot] << 16 | to << 8 | (promo + 1)), check, succ});
-          if (sv == kValueIllegal) {
-            bad = true;
+          if (dtm < 0) {
+            (dtm == -1 ? draw : bad) = true;
             return true;
           }
-          if (sv == kValueDraw) {
-            draw = true;
-            return true;
-          }
-          const ProbeResult r = DecodeValue(sv);
-          if (r.wdl == Wdl::kLoss) {
-            if (best_win < 0 || r.dtm_plies + 1 < best_win) best_win = r.dtm_plies + 1;
+          if ((dtm & 1) == 0) {  // the successor loses
+            if (best_win < 0 || dtm + 1 < best_win) best_win = dtm + 1;
           } else {
-            worst = std::max(worst, r.dtm_plies + 1);
-            if (rule && !check) worst_quiet = std::max(worst_quiet, r.dtm_plies + 1);
+            worst = std::max(worst, dtm + 1);
+            if (rule && !check) worst_quiet = std::max(worst_quiet, dtm + 1);
           }
           return true;
         });
