@@ -92,7 +92,7 @@ TEST(TablebaseThreads, CountersInTheOverflowMapGiveTheSameFile) {
 // Later perpetual-check orders grow S from the positions flagged since the
 // side's previous order instead of seeding it with every candidate again:
 // KCAKN (four orders, some sides with several) comes out the same both ways,
-// in both cell layouts.
+// in both cell layouts, and with its counters in the overflow map.
 TEST(TablebaseThreads, GrowingTheSetsGivesTheSameFileAsReseeding) {
   namespace fs = std::filesystem;
   const Variant& v = BuiltinVariant("xiangqi");
@@ -106,10 +106,18 @@ TEST(TablebaseThreads, GrowingTheSetsGivesTheSameFileAsReseeding) {
   const std::string grown = ReadFile(dir + "/" + TableFileName(v, "KCAKN"));
   ASSERT_FALSE(grown.empty());
   EXPECT_GE(testing::Header(v, "KCAKN", dir).orders, 3u);
-  for (bool compact : {false, true}) {
+  // Re-seeded (dense, compact) and grown with the counters in the overflow
+  // map (two counter codes), which S's members keep while they are in S.
+  struct Config {
+    bool grow, compact;
+    int counter_codes;
+  };
+  for (const Config& config : {Config{false, false, 0}, Config{false, true, 0}, Config{true, true, 2}}) {
+    const bool compact = config.compact;
     GeneratorOptions gopts;
-    gopts.grow_sets = false;
+    gopts.grow_sets = config.grow;
     gopts.compact_cells = compact;
+    gopts.counter_codes = config.counter_codes;
     std::unique_ptr<TableGenerator> gen = MakeGenerator(v, item.material, 2, nullptr, gopts);
     ASSERT_TRUE(gen->Init(dir).ok());
     Status st = gen->Run();
@@ -118,8 +126,9 @@ TEST(TablebaseThreads, GrowingTheSetsGivesTheSameFileAsReseeding) {
     ASSERT_TRUE(gen->Write(path, 3).ok());
     const std::string reseeded = ReadFile(path);
     EXPECT_EQ(gen->orders(), static_cast<int>(testing::Header(v, "KCAKN", dir).orders));
-    EXPECT_TRUE(grown == reseeded) << (compact ? "compact" : "dense") << " cells: files differ (" << grown.size()
-                                   << " and " << reseeded.size() << " bytes)";
+    EXPECT_TRUE(grown == reseeded) << (compact ? "compact" : "dense") << " cells, grow " << config.grow
+                                   << ", counter codes " << config.counter_codes << ": files differ ("
+                                   << grown.size() << " and " << reseeded.size() << " bytes)";
   }
 }
 
