@@ -73,7 +73,15 @@ class Geometry {
   // passant: f(slot, to, captured slot or -1, promotion kind or -1) returns
   // false to stop; the result is false if it was stopped.
   template <class F>
-  bool ForEachMove(const Board& b, Color s, F&& f) const;
+  bool ForEachMove(const Board& b, Color s, F&& f) const {
+    return GenerateMoves<true>(b, s, f);
+  }
+  // The same for the moves that leave the table only: captures and
+  // promotions.
+  template <class F>
+  bool ForEachCapture(const Board& b, Color s, F&& f) const {
+    return GenerateMoves<false>(b, s, f);
+  }
   // Index of the board after a quiet, non-promoting move (canonical
   // orientation); kNoIndex if the royals could never stand so.
   uint64_t QuietSuccessor(const Board& b, int slot, int to) const;
@@ -106,6 +114,8 @@ class Geometry {
   int max_quiet_moves() const { return max_quiet_; }
 
  private:
+  template <bool kQuiet, class F>
+  bool GenerateMoves(const Board& b, Color s, F&& f) const;
   template <class F>
   void Unmoves(const Board& b, Color x, bool royal_only, uint64_t idx, F&& f) const;
   uint64_t GroupCode(int g, const uint8_t* sq, int slot, int to) const;
@@ -211,8 +221,8 @@ inline bool Geometry::GivesCheck(Board& b, Color s, int slot, int to, int cap, i
   return check;
 }
 
-template <class F>
-bool Geometry::ForEachMove(const Board& b, Color s, F&& f) const {
+template <bool kQuiet, class F>
+bool Geometry::GenerateMoves(const Board& b, Color s, F&& f) const {
   const Variant& v = *v_;
   const LeapEntry* leaps = v.leaps();
   const RayEntry* rays = v.rays();
@@ -223,6 +233,7 @@ bool Geometry::ForEachMove(const Board& b, Color s, F&& f) const {
         if (!f(slot, to, cap, k)) return false;
       return true;
     }
+    if (!kQuiet && cap < 0) return true;  // a quiet move that does not promote
     return static_cast<bool>(f(slot, to, cap, -1));
   };
   auto enemy = [&](int occ) { return color_[occ - 1] != s; };

@@ -44,10 +44,7 @@ Status Generator<Cells>::RecomputeDistances() {
         const bool win = WdlCodes::Win(c), rule = c == WdlCodes::kRuleDone || c == WdlCodes::kRulePending;
         int quiet = 0, best = INT_MAX, worst = -1;
         bool any = win;  // a won position has a move
-        geo_.ForEachMove(b, side, [&](int slot, int to, int cap, int promo) {
-          // A win's distance comes from a capture here or from the
-          // propagation: its quiet moves need no look.
-          if (win && cap < 0 && promo < 0) return true;
+        auto move = [&](int slot, int to, int cap, int promo) {
           if (!geo_.Legal(b, side, slot, to, cap, in_check)) return true;
           any = true;
           if (rule && geo_.GivesCheck(b, side, slot, to, cap, promo)) return true;
@@ -61,7 +58,11 @@ Status Generator<Cells>::RecomputeDistances() {
           if (r.wdl == Wdl::kLoss) best = std::min(best, r.dtm_plies + 1);
           else worst = std::max(worst, r.dtm_plies + 1);
           return true;
-        });
+        };
+        // A win's distance comes from a capture here or from the
+        // propagation: its quiet moves need no look.
+        if (win) geo_.ForEachCapture(b, side, move);
+        else geo_.ForEachMove(b, side, move);
         if (!any) {
           if (in_check || stalemate_loses) StoreDist(side, i, 0, false);
           else store(DtmCodes::kDraw);

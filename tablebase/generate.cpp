@@ -250,8 +250,7 @@ template <class Cells>
 int Generator<Cells>::CaptureLossMax(Board& b, Color s, bool quiet_only) const {
   const bool in_check = geo_.InCheck(b, s);
   int worst = -1;
-  geo_.ForEachMove(b, s, [&](int slot, int to, int cap, int promo) {
-    if (cap < 0 && promo < 0) return true;
+  geo_.ForEachCapture(b, s, [&](int slot, int to, int cap, int promo) {
     if (!geo_.Legal(b, s, slot, to, cap, in_check)) return true;
     if (quiet_only && geo_.GivesCheck(b, s, slot, to, cap, promo)) return true;
     const ProbeResult r = DecodeValue(geo_.ProbeSub(b, s, slot, to, cap, promo));
