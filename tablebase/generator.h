@@ -122,8 +122,20 @@ class Generator final : public TableGenerator {
   template <class F>
   __attribute__((always_inline)) void ForEachPredecessorCell(Work& w, Color x, F&& f) {
     const Cells& cells = cells_[x];
-    if constexpr (!Cells::kNeedsLegality) {  // dense cells: one read each, nothing to overlap
-      geo_.ForEachPredecessor(w.b, w.scratch, x, [&](uint64_t j) { f(j, j); });
+    // Dense cells: one read each, prefetched as found (each update ends in a
+    // locked compare-and-swap, which later loads cannot pass).
+    if constexpr (!Cells::kNeedsLegality) {
+      int n = 0;
+      auto flush = [&] {
+        for (int k = 0; k < n; ++k) f(w.entries[k], w.entries[k]);
+        n = 0;
+      };
+      geo_.ForEachPredecessor(w.b, w.scratch, x, [&](uint64_t j) {
+        cells.PrefetchCell(j);
+        w.entries[n++] = j;
+        if (n == kBatch) flush();
+      });
+      flush();
       return;
     }
     int n = 0;
