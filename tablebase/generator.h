@@ -122,34 +122,26 @@ class Generator final : public TableGenerator {
   template <class F>
   __attribute__((always_inline)) void ForEachPredecessorCell(Work& w, Color x, F&& f) {
     const Cells& cells = cells_[x];
-    // Dense cells: one read each, prefetched as found (each update ends in a
-    // locked compare-and-swap, which later loads cannot pass).
-    if constexpr (!Cells::kNeedsLegality) {
-      int n = 0;
-      auto flush = [&] {
-        for (int k = 0; k < n; ++k) f(w.entries[k], w.entries[k]);
-        n = 0;
-      };
-      geo_.ForEachPredecessor(w.b, w.scratch, x, [&](uint64_t j) {
-        cells.PrefetchCell(j);
-        w.entries[n++] = j;
-        if (n == kBatch) flush();
-      });
-      flush();
-      return;
-    }
+    constexpr bool compact = Cells::kNeedsLegality;
     int n = 0;
     auto flush = [&] {
+      if constexpr (compact)
+        for (int k = 0; k < n; ++k) {
+          w.places[k] = cells.Place(w.entries[k]);
+          if (w.places[k] != kNoPlace) cells.PrefetchCell(w.places[k]);
+        }
       for (int k = 0; k < n; ++k) {
-        w.places[k] = cells.Place(w.entries[k]);
-        if (w.places[k] != kNoPlace) cells.PrefetchCell(w.places[k]);
+        const uint64_t place = compact ? w.places[k] : w.entries[k];
+        if (place != kNoPlace) f(w.entries[k], place);
       }
-      for (int k = 0; k < n; ++k)
-        if (w.places[k] != kNoPlace) f(w.entries[k], w.places[k]);
       n = 0;
     };
     geo_.ForEachPredecessor(w.b, w.scratch, x, [&](uint64_t j) {
-      cells.PrefetchPlace(j);
+      // Dense cells are prefetched as found too: each update ends in a
+      // locked compare-and-swap, which later loads cannot pass, so without
+      // it every update's miss would wait for the one before.
+      if constexpr (compact) cells.PrefetchPlace(j);
+      else cells.PrefetchCell(j);
       w.entries[n++] = j;
       if (n == kBatch) flush();
     });

@@ -34,6 +34,30 @@ void CopySubTables(const std::string& from, const std::string& to, const std::st
       fs::copy_file(e.path(), to + "/" + e.path().filename().string(), fs::copy_options::overwrite_existing);
 }
 
+// The plan item of `table` (its sub-tables already in `dir`).
+PlanItem ItemOf(const Variant& v, const std::string& table, const std::string& dir) {
+  std::vector<PlanItem> plan;
+  EXPECT_TRUE(MakePlan(v, {table}, dir, &plan).ok());
+  EXPECT_FALSE(plan.empty());
+  if (plan.empty()) return {};
+  EXPECT_EQ(plan.back().name, table);
+  return plan.back();
+}
+
+// Generates `item` with these options into a scratch file of `dir` and
+// returns the file's bytes and the number of perpetual-check orders.
+std::string Generate(const Variant& v, const PlanItem& item, const std::string& dir, const GeneratorOptions& gopts,
+                     int* orders) {
+  std::unique_ptr<TableGenerator> gen = MakeGenerator(v, item.material, 2, nullptr, gopts);
+  Status st = gen->Init(dir);
+  if (st.ok()) st = gen->Run();
+  const std::string path = dir + "/generated.ctb";
+  if (st.ok()) st = gen->Write(path, 3);
+  EXPECT_TRUE(st.ok()) << st.ToString();
+  *orders = gen->orders();
+  return st.ok() ? ReadFile(path) : std::string();
+}
+
 TEST(TablebaseThreads, OneAndTwoThreadsWriteTheSameFile) {
   namespace fs = std::filesystem;
   const Variant& v = BuiltinVariant("xiangqi");
@@ -65,25 +89,16 @@ TEST(TablebaseThreads, CountersInTheOverflowMapGiveTheSameFile) {
   const std::string dir = testing::ScratchDir() + "/overflow";
   fs::create_directories(dir);
   ASSERT_TRUE(Build(v, "KRKN", dir, 2).ok());
-  std::vector<PlanItem> plan;
-  ASSERT_TRUE(MakePlan(v, {"KRKN"}, dir, &plan).ok());
-  ASSERT_FALSE(plan.empty());
-  const PlanItem& item = plan.back();
-  ASSERT_EQ(item.name, "KRKN");
+  const PlanItem item = ItemOf(v, "KRKN", dir);
   const std::string a = ReadFile(dir + "/" + TableFileName(v, "KRKN"));
   ASSERT_FALSE(a.empty());
   for (bool compact : {false, true}) {
     GeneratorOptions gopts;
     gopts.counter_codes = 2;
     gopts.compact_cells = compact;
-    std::unique_ptr<TableGenerator> gen = MakeGenerator(v, item.material, 2, nullptr, gopts);
-    ASSERT_TRUE(gen->Init(dir).ok());
-    Status st = gen->Run();
-    ASSERT_TRUE(st.ok()) << st.ToString();
-    EXPECT_GT(gen->orders(), 0);
-    const std::string small = dir + "/small-counters.ctb";
-    ASSERT_TRUE(gen->Write(small, 3).ok());
-    const std::string b = ReadFile(small);
+    int orders = 0;
+    const std::string b = Generate(v, item, dir, gopts, &orders);
+    EXPECT_GT(orders, 0);
     EXPECT_TRUE(a == b) << (compact ? "compact" : "dense") << " cells: files differ (" << a.size() << " and "
                         << b.size() << " bytes)";
   }
@@ -99,13 +114,11 @@ TEST(TablebaseThreads, GrowingTheSetsGivesTheSameFileAsReseeding) {
   const std::string dir = testing::ScratchDir() + "/grow";
   fs::create_directories(dir);
   ASSERT_TRUE(Build(v, "KCAKN", dir, 2).ok());
-  std::vector<PlanItem> plan;
-  ASSERT_TRUE(MakePlan(v, {"KCAKN"}, dir, &plan).ok());
-  const PlanItem& item = plan.back();
-  ASSERT_EQ(item.name, "KCAKN");
+  const PlanItem item = ItemOf(v, "KCAKN", dir);
   const std::string grown = ReadFile(dir + "/" + TableFileName(v, "KCAKN"));
   ASSERT_FALSE(grown.empty());
-  EXPECT_GE(testing::Header(v, "KCAKN", dir).orders, 3u);
+  const int grown_orders = static_cast<int>(testing::Header(v, "KCAKN", dir).orders);
+  EXPECT_GE(grown_orders, 3);
   // Re-seeded (dense, compact) and grown with the counters in the overflow
   // map (two counter codes), which S's members keep while they are in S.
   struct Config {
@@ -113,22 +126,16 @@ TEST(TablebaseThreads, GrowingTheSetsGivesTheSameFileAsReseeding) {
     int counter_codes;
   };
   for (const Config& config : {Config{false, false, 0}, Config{false, true, 0}, Config{true, true, 2}}) {
-    const bool compact = config.compact;
     GeneratorOptions gopts;
     gopts.grow_sets = config.grow;
-    gopts.compact_cells = compact;
+    gopts.compact_cells = config.compact;
     gopts.counter_codes = config.counter_codes;
-    std::unique_ptr<TableGenerator> gen = MakeGenerator(v, item.material, 2, nullptr, gopts);
-    ASSERT_TRUE(gen->Init(dir).ok());
-    Status st = gen->Run();
-    ASSERT_TRUE(st.ok()) << st.ToString();
-    const std::string path = dir + "/reseeded.ctb";
-    ASSERT_TRUE(gen->Write(path, 3).ok());
-    const std::string reseeded = ReadFile(path);
-    EXPECT_EQ(gen->orders(), static_cast<int>(testing::Header(v, "KCAKN", dir).orders));
-    EXPECT_TRUE(grown == reseeded) << (compact ? "compact" : "dense") << " cells, grow " << config.grow
-                                   << ", counter codes " << config.counter_codes << ": files differ ("
-                                   << grown.size() << " and " << reseeded.size() << " bytes)";
+    int orders = 0;
+    const std::string other = Generate(v, item, dir, gopts, &orders);
+    EXPECT_EQ(orders, grown_orders);
+    EXPECT_TRUE(grown == other) << (config.compact ? "compact" : "dense") << " cells, grow " << config.grow
+                                << ", counter codes " << config.counter_codes << ": files differ ("
+                                << grown.size() << " and " << other.size() << " bytes)";
   }
 }
 
