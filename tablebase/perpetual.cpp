@@ -9,12 +9,15 @@
 //
 // The work is incremental: an X position can belong to S only if all its
 // moves that do not lose outright are checks (a "candidate"); that changes
-// only when a successor reached by a non-checking move is lost, which the
-// propagation notes by flagging the predecessor's cell. Each order therefore
-// examines the flagged positions only, seeds S with the candidates and their
-// successors, and prunes S by re-examining only the predecessors of
-// positions that left it. Results are found without distances (the result
-// layout of cells.h); distances.cpp computes them afterwards.
+// only when one of its successors comes to lose outright for X, which the
+// propagation notes by flagging the predecessor's cell. Each order
+// therefore examines the flagged positions only. A side's first order seeds
+// S with the candidates and their successors; later ones grow S backwards
+// from the flagged candidates (Grow: the new S can only hold positions from
+// which one of them is reachable). S is pruned by re-examining only the
+// predecessors of positions that left it. Results are found without
+// distances (the result layout of cells.h); distances.cpp computes them
+// afterwards.
 #include <algorithm>
 #include <atomic>
 
@@ -159,8 +162,8 @@ void Generator<Cells>::MarkCandidates(Color x, bool with_targets) {
 }
 
 // Later orders of a side: S can only hold positions from which a flagged
-// candidate (one whose successors lost a non-losing move since the side's
-// last order) is reachable through S's own moves (docs/tablebase.md,
+// candidate (one with a move that has come to lose outright since the
+// side's last order) is reachable through S's own moves (docs/tablebase.md,
 // "Perpetual-check orders"), so the set to prune is grown backwards from
 // those candidates instead of being seeded with every candidate again:
 // Y's predecessors by a non-checking move, in check and open, and X's
