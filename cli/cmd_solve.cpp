@@ -166,6 +166,8 @@ json SolveJson(const Position& pos, const SolveResult& r) {
   j["mate_exact"] = r.mate_exact;
   j["proof"] = ProofKindName(r.proof);
   j["undecided_first_moves"] = Coords(v, r.UndecidedFirstMoves());
+  j["no_win"] = r.no_win;
+  j["no_mate_within"] = r.no_mate_within >= 0 ? json(r.no_mate_within) : json(nullptr);
   static const char* kScopes[] = {"none", "checks", "checks and threats", "all"};
   j["cooks_scope"] = kScopes[std::clamp(r.cooks_scope, 0, 3)];
   j["fen"] = pos.Fen();
