@@ -20,7 +20,8 @@ constexpr uint32_t kFormatVersion = 1;
 constexpr char kFileSuffix[] = ".ctb";
 
 // Stored value of one entry (from the side to move's point of view):
-// 0 = illegal or unused entry (probes never read it), 1 = draw,
+// 0 = illegal or unused entry (in the generator; files repeat the value
+// before it there, and probes never read it), 1 = draw,
 // 2 + 2 * dtm + rule: a win (dtm odd) or loss (dtm even) in dtm plies;
 // rule = 1 marks a loss decided by the perpetual-check rule.
 constexpr uint16_t kValueIllegal = 0, kValueDraw = 1;
@@ -91,7 +92,8 @@ class TableFile {
   // fewer in the last block).
   Status ReadBlock(int side, uint64_t block, std::vector<uint16_t>* out) const;
   uint64_t blocks_per_side() const { return blocks_per_side_; }
-  // Reads and verifies the whole table into memory.
+  // Reads and verifies the whole table into memory (illegal entries hold
+  // the value before them: test legality first).
   Status ReadAll(std::vector<uint16_t> values[2]);
   // The same at the file's width (header().value_bytes per entry,
   // little-endian), for the sides to move in `sides` (bit s: side s; the
