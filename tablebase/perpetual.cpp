@@ -29,6 +29,14 @@ namespace {
 
 enum class Succ { kLoses, kOpen, kBad };
 
+// A successor's cell in the result layout, for IsCandidate: won for the
+// other side (the move loses outright), open or in S, or anything else.
+Succ ResultSucc(const WdlCodes& wdl, uint8_t code) {
+  if (WdlCodes::Win(code)) return Succ::kLoses;
+  if (wdl.Open(code) || WdlCodes::InS(code)) return Succ::kOpen;
+  return Succ::kBad;
+}
+
 }  // namespace
 
 // X to move on `b`: is every legal move that does not lose outright a check
@@ -134,11 +142,7 @@ void Generator<Cells>::MarkCandidates(Color x, bool with_targets) {
       if (!mine.CasAt(place, c, clean)) return;  // nothing else writes X's open cells now
       geo_.Set(w.b, i);
       targets.clear();
-      auto classify = [&](uint64_t, uint8_t code) {
-        if (WdlCodes::Win(code)) return Succ::kLoses;
-        if (wdl_.Open(code) || WdlCodes::InS(code)) return Succ::kOpen;
-        return Succ::kBad;
-      };
+      auto classify = [&](uint64_t, uint8_t code) { return ResultSucc(wdl_, code); };
       if (!IsCandidate(geo_, w.b, x, theirs, classify, with_targets ? &targets : nullptr)) return;
       if (!with_targets) {  // Grow starts from here
         mine.StoreAt(place, WdlCodes::kInSDirty);
@@ -192,11 +196,7 @@ void Generator<Cells>::Grow(Color x) {
           if (!wdl_.Open(pc)) return;
           geo_.Set(w.aux, j);
           if (ps == x) {
-            auto classify = [&](uint64_t, uint8_t code) {
-              if (WdlCodes::Win(code)) return Succ::kLoses;
-              if (wdl_.Open(code) || WdlCodes::InS(code)) return Succ::kOpen;
-              return Succ::kBad;
-            };
+            auto classify = [&](uint64_t, uint8_t code) { return ResultSucc(wdl_, code); };
             if (!IsCandidate(geo_, w.aux, x, mine, classify, nullptr)) return;
           } else if (!geo_.InCheck(w.aux, ps)) {
             return;
