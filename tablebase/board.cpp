@@ -147,7 +147,7 @@ void Geometry::SetSquares(Board& b, const uint8_t* sq) const {
   b.idx = kNoIndex;
 }
 
-void Geometry::Set(Board& b, uint64_t idx) const {
+void Geometry::SetDecoded(Board& b, uint64_t idx) const {
   uint8_t sq[kMaxTablePieces];
   if (inner_slot_ >= 0 && b.idx != kNoIndex && idx >= b.idx && idx - b.idx < inner_size_ - b.inner) {
     const uint64_t step = idx - b.idx;

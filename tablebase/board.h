@@ -54,6 +54,9 @@ class Geometry {
   // Going forward within one run of the last group (a single piece, stride
   // 1) moves that piece without decoding: the scans' common case.
   void Set(Board& b, uint64_t idx) const;
+  // Set's general case: decodes, or moves the last group's piece onto any
+  // square (two pieces may then share one).
+  void SetDecoded(Board& b, uint64_t idx) const;
   // Puts the pieces on `sq` (any orientation); b.idx becomes kNoIndex, b.rest
   // is not set.
   void SetSquares(Board& b, const uint8_t* sq) const;
@@ -66,6 +69,13 @@ class Geometry {
   // A pseudo-legal move of `s` (slot to `to`, capturing slot `cap` or -1):
   // does it leave s's royal safe? `in_check`: s is in check before it.
   bool Legal(Board& b, Color s, int slot, int to, int cap, bool in_check) const;
+  // Legal's quick answer without a board test: a move of a piece other than
+  // the royal, made while not in check, whose two squares no line or leap
+  // to the royal passes through.
+  bool SurelyLegal(const Board& b, Color s, int slot, int to, bool in_check) const {
+    return !in_check && slot != s &&
+           !(v_->relevance(s, b.sq[s], b.sq[slot]) | v_->relevance(s, b.sq[s], to));
+  }
   // Does the move give check? (Promotions ask the engine: rare.)
   bool GivesCheck(Board& b, Color s, int slot, int to, int cap, int promo = -1) const;
 
@@ -84,7 +94,7 @@ class Geometry {
   }
   // Index of the board after a quiet, non-promoting move (canonical
   // orientation); kNoIndex if the royals could never stand so.
-  uint64_t QuietSuccessor(const Board& b, int slot, int to) const;
+  __attribute__((always_inline)) uint64_t QuietSuccessor(const Board& b, int slot, int to) const;
 
   // Every stored predecessor of the canonical board `b` (side to move ~x):
   // un-moves of x from each member of its symmetry class (only royal
@@ -162,6 +172,26 @@ class Geometry {
 // ---------------------------------------------------------------------------
 // Hot paths (header-inline).
 
+inline void Geometry::Set(Board& b, uint64_t idx) const {
+  // The scans' common case: the next entries of one run of the last group,
+  // whose piece moves onto an empty square of a valid board.
+  if (inner_slot_ >= 0 && b.valid && b.idx != kNoIndex && idx > b.idx && idx - b.idx < inner_size_ - b.inner) {
+    const uint32_t step = static_cast<uint32_t>(idx - b.idx);
+    const uint32_t inner = b.inner + step;
+    const uint8_t to = inner_squares_[inner];
+    if (!b.at[to]) {
+      b.at[b.sq[inner_slot_]] = 0;
+      b.at[to] = static_cast<uint8_t>(inner_slot_ + 1);
+      b.sq[inner_slot_] = to;
+      b.idx = idx;
+      b.rest += step;
+      b.inner = inner;
+      return;
+    }
+  }
+  SetDecoded(b, idx);
+}
+
 inline bool Geometry::Attacked(const Board& b, int target, Color by, int skip) const {
   const int row = royal_row_[~by][target];
   if (row < 0) return false;
@@ -188,13 +218,8 @@ inline bool Geometry::Attacked(const Board& b, int target, Color by, int skip) c
 }
 
 inline bool Geometry::Legal(Board& b, Color s, int slot, int to, int cap, bool in_check) const {
+  if (SurelyLegal(b, s, slot, to, in_check)) return true;
   const int from = b.sq[slot];
-  if (!in_check && slot != s) {
-    const int k = b.sq[s];
-    // Not in check and the royal does not move: only a line or leap through
-    // the two changed squares can expose it.
-    if (!(v_->relevance(s, k, from) | v_->relevance(s, k, to))) return true;
-  }
   const uint8_t saved = b.at[to];
   b.at[from] = 0;
   b.at[to] = static_cast<uint8_t>(slot + 1);

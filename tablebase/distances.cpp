@@ -19,7 +19,8 @@ Status Generator<Cells>::RecomputeDistances() {
   overflow_.Filter([](Color, uint64_t) { return false; });
   const bool stalemate_loses = v_.rules().stalemate == Outcome::kLoss;
   // Each entry's two cells are converted by the thread that owns the entry;
-  // the moves' legality comes from the boards, not from other cells.
+  // a quiet move's legality is read from the other side's cells, which may
+  // be converted meanwhile but stay legal (not 0) either way.
   ForRanges("distances: set-up", [&](Work& w, uint64_t begin, uint64_t end) {
     Board& b = w.b;
     // The places of the next legal entry's cells, side by side (compact
@@ -45,7 +46,9 @@ Status Generator<Cells>::RecomputeDistances() {
         int quiet = 0, best = INT_MAX, worst = -1;
         bool any = win;  // a won position has a move
         auto move = [&](int slot, int to, int cap, int promo) {
-          if (!geo_.Legal(b, side, slot, to, cap, in_check)) return true;
+          if (cap < 0 && promo < 0 ? !QuietLegal(b, side, slot, to, in_check)
+                                   : !geo_.Legal(b, side, slot, to, cap, in_check))
+            return true;
           any = true;
           if (rule && geo_.GivesCheck(b, side, slot, to, cap, promo)) return true;
           if (cap < 0 && promo < 0) {

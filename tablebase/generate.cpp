@@ -301,12 +301,18 @@ Status Generator<Cells>::Initialise() {
         int quiet = 0, best_win = INT_MAX, worst_loss = -1;
         bool draw = false, any = false;
         geo_.ForEachMove(b, side, [&](int slot, int to, int cap, int promo) {
-          if (!geo_.Legal(b, side, slot, to, cap, in_check)) return true;
-          any = true;
           if (cap < 0 && promo < 0) {
-            ++quiet;
+            // Compact cells know already which quiet moves are legal (dense
+            // ones are not written yet).
+            bool ok;
+            if constexpr (compact) ok = QuietLegal(b, side, slot, to, in_check);
+            else ok = geo_.Legal(b, side, slot, to, cap, in_check);
+            any |= ok;
+            quiet += ok;
             return true;
           }
+          if (!geo_.Legal(b, side, slot, to, cap, in_check)) return true;
+          any = true;
           const uint16_t sv = geo_.ProbeSub(b, side, slot, to, cap, promo);
           if (sv == kValueDraw) {
             draw = true;

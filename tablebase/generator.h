@@ -148,6 +148,17 @@ class Generator final : public TableGenerator {
     flush();
   }
 
+  // A quiet move of `side` on b (its entry set) is legal exactly when it
+  // leads to a legal entry for the other side to move (the mover's royal
+  // not attacked): the other side's cells answer with one read instead of a
+  // board test, once they mark legality (compact: from the start; dense:
+  // once initialised, a legal cell is never 0).
+  __attribute__((always_inline)) bool QuietLegal(const Board& b, Color side, int slot, int to, bool in_check) const {
+    if (geo_.SurelyLegal(b, side, slot, to, in_check)) return true;
+    const uint64_t j = geo_.QuietSuccessor(b, slot, to);
+    return j != kNoIndex && cells_[~side].IsLegal(j);
+  }
+
   void EndPhase(const char* phase);
 
   void ForChunks(const std::string& phase, const std::function<void(Work&, Color, uint64_t, uint64_t)>& body);
