@@ -170,6 +170,17 @@ void Geometry::SetDecoded(Board& b, uint64_t idx) const {
   if (inner_slot_ >= 0) b.inner = static_cast<uint32_t>(ix_->groups().back().local[sq[inner_slot_]]);
 }
 
+void Geometry::ListMoves(const Board& b, Color s, bool captures_only, TableMoves& out) const {
+  out.clear();
+  auto add = [&](int slot, int to, int cap, int promo) {
+    out.push_back(TableMove{static_cast<uint8_t>(slot), static_cast<uint8_t>(to), static_cast<int8_t>(cap),
+                            static_cast<int8_t>(promo)});
+    return true;
+  };
+  if (captures_only) GenerateMoves<false>(b, s, add);
+  else GenerateMoves<true>(b, s, add);
+}
+
 void Geometry::SetCaptureLink(int cap, const LoadedTable* table, bool flip) {
   SubLink& link = capture_links[cap];
   link.table = table;

@@ -45,27 +45,26 @@ Status Generator<Cells>::RecomputeDistances() {
         const bool win = WdlCodes::Win(c), rule = c == WdlCodes::kRuleDone || c == WdlCodes::kRulePending;
         int quiet = 0, best = INT_MAX, worst = -1;
         bool any = win;  // a won position has a move
-        auto move = [&](int slot, int to, int cap, int promo) {
+        // A win's distance comes from a capture here or from the
+        // propagation: its quiet moves need no look.
+        geo_.ListMoves(b, side, win, w.moves);
+        for (const TableMove& m : w.moves) {
+          const int slot = m.slot, to = m.to, cap = m.cap, promo = m.promo;
           if (cap < 0 && promo < 0 ? !QuietLegal(b, side, slot, to, in_check)
                                    : !geo_.Legal(b, side, slot, to, cap, in_check))
-            return true;
+            continue;
           any = true;
-          if (rule && geo_.GivesCheck(b, side, slot, to, cap, promo)) return true;
+          if (rule && geo_.GivesCheck(b, side, slot, to, cap, promo)) continue;
           if (cap < 0 && promo < 0) {
             ++quiet;
-            return true;
+            continue;
           }
           const uint16_t sv = geo_.ProbeSub(b, side, slot, to, cap, promo);
-          if (sv < 2) return true;
+          if (sv < 2) continue;
           const ProbeResult r = DecodeValue(sv);
           if (r.wdl == Wdl::kLoss) best = std::min(best, r.dtm_plies + 1);
           else worst = std::max(worst, r.dtm_plies + 1);
-          return true;
-        };
-        // A win's distance comes from a capture here or from the
-        // propagation: its quiet moves need no look.
-        if (win) geo_.ForEachCapture(b, side, move);
-        else geo_.ForEachMove(b, side, move);
+        }
         if (!any) {
           if (in_check || stalemate_loses) StoreDist(side, i, 0, false);
           else store(DtmCodes::kDraw);

@@ -300,7 +300,9 @@ Status Generator<Cells>::Initialise() {
         const bool in_check = !legal[~side];  // legal here: only a check makes the other side's entry illegal
         int quiet = 0, best_win = INT_MAX, worst_loss = -1;
         bool draw = false, any = false;
-        geo_.ForEachMove(b, side, [&](int slot, int to, int cap, int promo) {
+        geo_.ListMoves(b, side, false, w.moves);
+        for (const TableMove& m : w.moves) {
+          const int slot = m.slot, to = m.to, cap = m.cap, promo = m.promo;
           if (cap < 0 && promo < 0) {
             // Compact cells know already which quiet moves are legal (dense
             // ones are not written yet).
@@ -309,20 +311,19 @@ Status Generator<Cells>::Initialise() {
             else ok = geo_.Legal(b, side, slot, to, cap, in_check);
             any |= ok;
             quiet += ok;
-            return true;
+            continue;
           }
-          if (!geo_.Legal(b, side, slot, to, cap, in_check)) return true;
+          if (!geo_.Legal(b, side, slot, to, cap, in_check)) continue;
           any = true;
           const uint16_t sv = geo_.ProbeSub(b, side, slot, to, cap, promo);
           if (sv == kValueDraw) {
             draw = true;
-            return true;
+            continue;
           }
           const ProbeResult r = DecodeValue(sv);
           if (r.wdl == Wdl::kLoss) best_win = std::min(best_win, r.dtm_plies + 1);
           else worst_loss = std::max(worst_loss, r.dtm_plies + 1);
-          return true;
-        });
+        }
         if (!any) {
           if (in_check || stalemate_loses) StoreDist(side, i, 0, false);
           else Store(side, i, DtmCodes::kDraw);
@@ -376,14 +377,22 @@ void Generator<Cells>::SetWin(Color side, uint64_t idx, uint64_t place, int dist
 // non-checking moves only (distances.cpp).
 template <class Cells>
 void Generator<Cells>::Decrement(Work& w, Color side, uint64_t idx, uint64_t place, int level, bool final_pass,
-                          bool via_check) {
+                          int8_t& via_check) {
   Cells& cells = cells_[side];
   uint8_t c = cells.LoadAt(place);
   for (;;) {
     // A loss by the perpetual-check rule (final pass only) waits for its
     // non-checking moves only: its checks do not count towards the distance.
+    // Whether the move into w.b checks is asked once, and only here (rule
+    // counters are a small part of the losses).
     const bool rule = dtm_.IsRuleCounter(c);
-    if (rule ? !final_pass || via_check : !dtm_.IsCounter(c)) return;
+    if (rule) {
+      if (!final_pass) return;
+      if (via_check < 0) via_check = geo_.InCheck(w.b, ~side);
+      if (via_check) return;
+    } else if (!dtm_.IsCounter(c)) {
+      return;
+    }
     if (c == (rule ? dtm_.big_rule_counter() : dtm_.big_counter())) {
       if (overflow_.Decrement(side, idx) != 0) return;
       overflow_.Erase(side, idx);
@@ -406,7 +415,7 @@ void Generator<Cells>::ProcessResolved(Work& w, Color side, uint64_t idx, int di
   if ((dist & 1) == 0) {
     ForEachPredecessorCell(w, x, [&](uint64_t j, uint64_t place) { SetWin(x, j, place, dist + 1, final_pass); });
   } else {
-    const bool check = final_pass && geo_.InCheck(w.b, side);
+    int8_t check = -1;  // unknown yet
     ForEachPredecessorCell(
         w, x, [&](uint64_t j, uint64_t place) { Decrement(w, x, j, place, dist + 1, final_pass, check); });
   }

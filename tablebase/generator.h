@@ -110,6 +110,7 @@ class Generator final : public TableGenerator {
   static constexpr int kBatch = 128;
   struct Work {
     Board b, aux, scratch;
+    TableMoves moves;  // ListMoves
     uint64_t entries[kBatch], places[kBatch];  // ForEachPredecessorCell's batch
     std::unique_ptr<Work> engine;  // lazily: a Position for the engine checks
   };
@@ -172,7 +173,8 @@ class Generator final : public TableGenerator {
   void Propagate(bool final_pass);
   void ProcessResolved(Work& w, Color side, uint64_t idx, int dist, bool final_pass);
   void SetWin(Color side, uint64_t idx, uint64_t place, int dist, bool final_pass);
-  void Decrement(Work& w, Color side, uint64_t idx, uint64_t place, int level, bool final_pass, bool via_check);
+  // via_check: does the move into w.b give check (-1: not asked yet)?
+  void Decrement(Work& w, Color side, uint64_t idx, uint64_t place, int level, bool final_pass, int8_t& via_check);
   // Over legal captures/promotions (non-checking ones only if quiet_only):
   // 1 + the opponent's win distance; -1 if none.
   int CaptureLossMax(Board& b, Color s, bool quiet_only) const;

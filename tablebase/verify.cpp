@@ -79,7 +79,9 @@ Status Generator<Cells>::Verify() {
         int best_win = -1, worst = -1, worst_quiet = 0;
         bool draw = false, bad = false, any = false;
         fast.clear();
-        geo_.ForEachMove(b, side, [&](int slot, int to, int cap, int promo) {
+        geo_.ListMoves(b, side, false, w.moves);
+        for (const TableMove& m : w.moves) {
+          const int slot = m.slot, to = m.to, cap = m.cap, promo = m.promo;
           // The successor's distance to mate (-1: a draw, -2: unresolved).
           int dtm;
           uint64_t succ = kNoIndex;
@@ -89,13 +91,15 @@ Status Generator<Cells>::Verify() {
             // illegal mark is itself checked against the board, so the
             // successor's cell answers legality without a board test.
             succ = geo_.QuietSuccessor(b, slot, to);
-            if (succ == kNoIndex) return true;
+            if (succ == kNoIndex) continue;
             const uint8_t c = Load(~side, succ);
-            if (c == DtmCodes::kIllegal) return true;
-            if (dtm_.IsDist(c) && c != DtmCodes::kBigDist) dtm = dtm_.DistOf(c);  // the usual case, without decoding
+            if (c == DtmCodes::kIllegal) continue;
+            // The usual cases without decoding: a distance, a draw.
+            if (dtm_.IsDist(c) && c != DtmCodes::kBigDist) dtm = dtm_.DistOf(c);
+            else if (c == DtmCodes::kDraw) dtm = -1;
             else dtm = ValueDtm(StoredValue(~side, succ, c));
           } else {
-            if (!geo_.Legal(b, side, slot, to, cap, in_check)) return true;
+            if (!geo_.Legal(b, side, slot, to, cap, in_check)) continue;
             dtm = ValueDtm(geo_.ProbeSub(b, side, slot, to, cap, promo));
           }
           any = true;
@@ -104,7 +108,7 @@ Status Generator<Cells>::Verify() {
             fast.push_back(FastMove{static_cast<uint32_t>(b.sq[slot] << 16 | to << 8 | (promo + 1)), check, succ});
           if (dtm < 0) {
             (dtm == -1 ? draw : bad) = true;
-            return true;
+            continue;
           }
           if ((dtm & 1) == 0) {  // the successor loses
             if (best_win < 0 || dtm + 1 < best_win) best_win = dtm + 1;
@@ -112,8 +116,7 @@ Status Generator<Cells>::Verify() {
             worst = std::max(worst, dtm + 1);
             if (rule && !check) worst_quiet = std::max(worst_quiet, dtm + 1);
           }
-          return true;
-        });
+        }
         uint16_t expected;
         if (!any) expected = in_check || stalemate_loses ? EncodeValue(0, false) : kValueDraw;
         else if (bad) expected = kValueIllegal;
