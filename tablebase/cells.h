@@ -15,8 +15,9 @@
 //   0 illegal, 1 open and cannot lose, 2/3 in the perpetual-check set S
 //   (clean / to be checked again), 4..9 win, loss, loss by the rule, each
 //   pending (its predecessors not yet updated) or done, then the counters
-//   1 .. C, each clean or flagged (its candidacy as a perpetual checker is to
-//   be checked again), and the overflow counter, clean or flagged.
+//   1 .. C and the overflow counter, each clean (not a perpetual-check
+//   candidate) or flagged (its candidacy to be examined again), then the
+//   same counters known to be candidates (examined, not in S).
 //
 // Counters and distances that do not fit (rare: tables whose side can have
 // more quiet moves than C, mates longer than the codes) live in a sharded
@@ -94,22 +95,33 @@ class WdlCodes {
  public:
   static constexpr uint8_t kIllegal = 0, kOpenDraw = 1, kInS = 2, kInSDirty = 3, kWinPending = 4, kWinDone = 5,
                            kLossPending = 6, kLossDone = 7, kRulePending = 8, kRuleDone = 9, kCounter0 = 10;
-  static constexpr int kMaxCounters = (256 - kCounter0 - 2) / 2;
+  // Three states per counter (and per big counter), below.
+  static constexpr int kMaxCounters = (256 - kCounter0) / 3 - 1;
 
   void Init(int counters) {
     c_ = counters;
     big_ = static_cast<uint8_t>(kCounter0 + 2 * counters);
+    candidate0_ = static_cast<uint8_t>(big_ + 2);
   }
   int counters() const { return c_; }
-  // Counter c >= 1, flagged or clean (big counter when it does not fit).
+  // A counter c >= 1 (big counter when it does not fit) in one of three
+  // states as to its side's perpetual-check candidacy: clean (examined, not
+  // a candidate), flagged (to examine again) and candidate (examined, a
+  // candidate, not in S). Clean and flagged alternate from kCounter0 (the
+  // flag is the low bit), candidates follow.
   uint8_t Counter(int c, bool flag) const {
     return static_cast<uint8_t>((c <= c_ ? kCounter0 + 2 * (c - 1) : big_) + (flag ? 1 : 0));
   }
-  bool IsCounter(uint8_t x) const { return x >= kCounter0 && x <= big_ + 1; }
-  bool IsBig(uint8_t x) const { return x >= big_; }
-  int CounterOf(uint8_t x) const { return (x - kCounter0) / 2 + 1; }  // not for big counters
-  static bool Flagged(uint8_t x) { return x >= kCounter0 && (x & 1); }
-  static uint8_t Unflagged(uint8_t x) { return static_cast<uint8_t>(x & ~1); }
+  uint8_t CandidateCounter(int c) const { return static_cast<uint8_t>(candidate0_ + (c <= c_ ? c - 1 : c_)); }
+  bool IsCounter(uint8_t x) const { return x >= kCounter0 && x <= candidate0_ + c_; }
+  bool IsBig(uint8_t x) const { return x == big_ || x == big_ + 1 || x == candidate0_ + c_; }
+  int CounterOf(uint8_t x) const {  // not for big counters
+    return x >= candidate0_ ? x - candidate0_ + 1 : (x - kCounter0) / 2 + 1;
+  }
+  bool Flagged(uint8_t x) const { return x >= kCounter0 && x < candidate0_ && (x & 1); }
+  bool Clean(uint8_t x) const { return x >= kCounter0 && x < candidate0_ && !(x & 1); }
+  bool KnownCandidate(uint8_t x) const { return x >= candidate0_ && x <= candidate0_ + c_; }
+  static uint8_t Unflagged(uint8_t x) { return static_cast<uint8_t>(x & ~1); }  // a flagged counter's clean code
   bool Open(uint8_t x) const { return x == kOpenDraw || IsCounter(x); }
   static bool InS(uint8_t x) { return x == kInS || x == kInSDirty; }
   static bool Win(uint8_t x) { return x == kWinPending || x == kWinDone; }
@@ -118,7 +130,7 @@ class WdlCodes {
 
  private:
   int c_ = 0;
-  uint8_t big_ = 0;
+  uint8_t big_ = 0, candidate0_ = 0;
 };
 
 // Scans that look for a few codes among many cells read eight cells at a

@@ -191,7 +191,9 @@ class Generator final : public TableGenerator {
   void Prune(Color x);
   uint64_t ResolveSet(Color x);
   void PropagateResults();
-  uint8_t Recount(Board& b, Color s, uint64_t idx, bool flag);
+  // S's member on b leaves it: its counter, flagged or (candidate) known to
+  // be a candidate.
+  uint8_t Recount(Board& b, Color s, uint64_t idx, bool candidate);
   Status RecomputeDistances();  // distances.cpp
   // A loss by the rule on `b` (x to move): 1 + the longest of x's
   // non-checking moves once all of them have distances below `level`

@@ -137,7 +137,7 @@ void Generator<Cells>::MarkCandidates(Color x, bool with_targets) {
     Cells& theirs = cells_[~x];
     mine.Scan(begin, end, flagged, [&](uint64_t i, uint64_t place) {
       uint8_t c = mine.LoadAt(place);
-      if (!WdlCodes::Flagged(c)) return;
+      if (!wdl_.Flagged(c)) return;
       const uint8_t clean = WdlCodes::Unflagged(c);
       if (!mine.CasAt(place, c, clean)) return;  // nothing else writes X's open cells now
       geo_.Set(w.b, i);
@@ -194,12 +194,20 @@ void Generator<Cells>::Grow(Color x) {
         ForEachPredecessorCell(w, ps, [&](uint64_t j, uint64_t pj) {
           uint8_t pc = theirs.LoadAt(pj);
           if (!wdl_.Open(pc)) return;
-          geo_.Set(w.aux, j);
           if (ps == x) {
-            auto classify = [&](uint64_t, uint8_t code) { return ResultSucc(wdl_, code); };
-            if (!IsCandidate(geo_, w.aux, x, mine, classify, nullptr)) return;
-          } else if (!geo_.InCheck(w.aux, ps)) {
-            return;
+            // An X position's counter says whether it is a candidate
+            // (examined since its last change) or not (clean, or open with a
+            // drawing capture); only a flagged one would need a look, and
+            // MarkCandidates has just examined them all.
+            if (!wdl_.KnownCandidate(pc)) {
+              if (!wdl_.Flagged(pc)) return;
+              geo_.Set(w.aux, j);
+              auto classify = [&](uint64_t, uint8_t code) { return ResultSucc(wdl_, code); };
+              if (!IsCandidate(geo_, w.aux, x, mine, classify, nullptr)) return;
+            }
+          } else {
+            geo_.Set(w.aux, j);
+            if (!geo_.InCheck(w.aux, ps)) return;
           }
           while (wdl_.Open(pc)) {
             if (theirs.CasAt(pj, pc, WdlCodes::kInSDirty)) {
@@ -218,7 +226,7 @@ void Generator<Cells>::Grow(Color x) {
 // A position leaves S: its counter comes back (recounted: nothing is
 // resolved while S is pruned, so the count equals the one it had).
 template <class Cells>
-uint8_t Generator<Cells>::Recount(Board& b, Color s, uint64_t idx, bool flag) {
+uint8_t Generator<Cells>::Recount(Board& b, Color s, uint64_t idx, bool candidate) {
   const bool in_check = geo_.InCheck(b, s);
   const Cells& other = cells_[~s];
   int count = 0;
@@ -237,7 +245,7 @@ uint8_t Generator<Cells>::Recount(Board& b, Color s, uint64_t idx, bool flag) {
   });
   if (draw) return WdlCodes::kOpenDraw;
   if (count == 0) return WdlCodes::kLossPending;  // cannot happen: it would have been lost already
-  const uint8_t code = wdl_.Counter(count, flag);
+  const uint8_t code = candidate ? wdl_.CandidateCounter(count) : wdl_.Counter(count, true);
   if (wdl_.IsBig(code)) overflow_.Put(s, idx, static_cast<uint32_t>(count));
   return code;
 }
@@ -291,16 +299,16 @@ void Generator<Cells>::Prune(Color x) {
                     });
                   }
                   if (stays) return;
-                  // X's flags were all examined before S was made (growing
-                  // needs no new one; re-seeding examines every candidate
-                  // again); Y's position may have been flagged before it
-                  // joined S.
-                  const uint8_t back = Recount(b, side, i, side != x || !opts_.grow_sets);
+                  // X's position was a candidate and stays one (growing
+                  // finds it again through its state; re-seeding examines
+                  // every candidate again, so it is flagged); Y's position
+                  // may have been flagged before it joined S.
+                  const uint8_t back = Recount(b, side, i, side == x && opts_.grow_sets);
                   c = mine.LoadAt(place);
                   while (!mine.CasAt(place, c, back)) {
                   }
                   if (back == WdlCodes::kLossPending) MarkBits(side, i, kPendingChunk);
-                  else if (WdlCodes::Flagged(back)) MarkBits(side, i, kFlaggedChunk);
+                  else if (wdl_.Flagged(back)) MarkBits(side, i, kFlaggedChunk);
                   removed.fetch_add(1, std::memory_order_relaxed);
                   // The predecessors in S look at this position again. Y's
                   // moves into an X position where X is in check are checks:
@@ -377,13 +385,22 @@ void Generator<Cells>::PropagateResults() {
         // not lose, so they are flagged: their candidacy as perpetual
         // checkers is to be examined again and, if that move was a check,
         // their side's next set S may now hold them (Grow starts there).
+        // Except a clean one (not a candidate) losing a check: it keeps the
+        // non-checking move that made it no candidate.
+        int8_t check = -1;  // does the move into w.b check? asked once, if needed
         ForEachPredecessorCell(w, x, [&](uint64_t j, uint64_t pj) {
           uint8_t pc = theirs.LoadAt(pj);
           for (;;) {
             if (!wdl_.IsCounter(pc)) return;
+            bool flag = true;
+            if (wdl_.Clean(pc)) {
+              if (check < 0) check = geo_.InCheck(w.b, side);
+              flag = !check;
+            }
             if (wdl_.IsBig(pc)) {
-              if (!WdlCodes::Flagged(pc) && !theirs.CasAt(pj, pc, static_cast<uint8_t>(pc | 1))) continue;
-              MarkBits(x, j, kFlaggedChunk);
+              const uint8_t code = flag ? wdl_.Counter(wdl_.counters() + 1, true) : pc;
+              if (code != pc && !theirs.CasAt(pj, pc, code)) continue;
+              if (flag) MarkBits(x, j, kFlaggedChunk);
               if (overflow_.Decrement(x, j) != 0) return;
               overflow_.Erase(x, j);
               theirs.StoreAt(pj, WdlCodes::kLossPending);
@@ -398,8 +415,8 @@ void Generator<Cells>::PropagateResults() {
               }
               continue;
             }
-            if (theirs.CasAt(pj, pc, wdl_.Counter(n - 1, true))) {
-              MarkBits(x, j, kFlaggedChunk);
+            if (theirs.CasAt(pj, pc, wdl_.Counter(n - 1, flag))) {
+              if (flag) MarkBits(x, j, kFlaggedChunk);
               return;
             }
           }
