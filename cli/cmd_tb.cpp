@@ -167,7 +167,7 @@ void RegisterTablebaseCommands(CLI::App& app) {
     cmd->add_flag("--phases", *phases, "Print each phase's wall and CPU time and the peak memory so far");
     cmd->add_option("--cells", *cells,
                     "Cell layout: dense (1 byte per entry and side, fastest), compact (cells for legal entries "
-                    "only: about 0.6 bytes, 15-20% slower), auto (dense if it fits in memory)")
+                    "only: about 0.6 bytes, about 5% slower), auto (dense if it fits in memory)")
         ->check(CLI::IsMember({"auto", "dense", "compact"}))
         ->capture_default_str();
     cmd->add_option("tables", *tables, "Material signatures, e.g. KRKAA KCPKAB (chess: KQKR)")->required();

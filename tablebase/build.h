@@ -17,7 +17,7 @@ namespace canju::tb {
 
 // Cell layouts (cells.h): dense (one byte per entry and side, the fastest)
 // or compact (one byte per legal entry plus a bitmap: about 0.6 bytes per
-// entry and side in KRNKR, for 15-20% more time on two threads). Auto takes
+// entry and side in KRNKR, for about 5% more time on two threads). Auto takes
 // dense when it fits in memory, else compact.
 enum class CellLayout { kAuto, kDense, kCompact };
 

@@ -254,8 +254,8 @@ class DenseCells : public CellBytes {
 // of legal entries before it within its group of 1024 words; a small table
 // has each group's start. Finding a place reads one word (besides the small
 // table) and counts one word's bits: about 0.64 bytes per entry in KRNKR
-// instead of 1, for a second dependent read per random access (about an
-// eighth more time on one thread, 15-20% on two: docs/performance.md).
+// instead of 1, for a second dependent read per random access (a few
+// percent more time: docs/performance.md).
 class CompactCells : public CellBytes {
  public:
   static constexpr uint64_t kPerWord = 48, kBitsMask = (1ULL << kPerWord) - 1;

@@ -40,7 +40,7 @@ struct GeneratorOptions {
   // check a fixed sample (one entry in kEngineSample).
   uint64_t engine_check_below = 1 << 20;
   // Cells only for legal entries (cells.h, CompactCells): about 0.6 instead
-  // of 1 byte per entry and side in KRNKR, for 15-20% more time on two
+  // of 1 byte per entry and side in KRNKR, for about 5% more time on two
   // threads.
   bool compact_cells = false;
   // A side's later perpetual-check orders grow S from the candidates flagged
