@@ -383,16 +383,10 @@ void Generator<Cells>::Decrement(Work& w, Color side, uint64_t idx, uint64_t pla
   for (;;) {
     // A loss by the perpetual-check rule (final pass only) waits for its
     // non-checking moves only: its checks do not count towards the distance.
-    // Whether the move into w.b checks is asked once, and only here (rule
-    // counters are a small part of the losses).
+    // Whether the move into w.b checks is asked only here (rule counters
+    // are a small part of the losses).
     const bool rule = dtm_.IsRuleCounter(c);
-    if (rule) {
-      if (!final_pass) return;
-      if (via_check < 0) via_check = geo_.InCheck(w.b, ~side);
-      if (via_check) return;
-    } else if (!dtm_.IsCounter(c)) {
-      return;
-    }
+    if (rule ? !final_pass || MovedIntoCheck(w.b, ~side, via_check) : !dtm_.IsCounter(c)) return;
     if (c == (rule ? dtm_.big_rule_counter() : dtm_.big_counter())) {
       if (overflow_.Decrement(side, idx) != 0) return;
       overflow_.Erase(side, idx);
@@ -415,7 +409,7 @@ void Generator<Cells>::ProcessResolved(Work& w, Color side, uint64_t idx, int di
   if ((dist & 1) == 0) {
     ForEachPredecessorCell(w, x, [&](uint64_t j, uint64_t place) { SetWin(x, j, place, dist + 1, final_pass); });
   } else {
-    int8_t check = -1;  // unknown yet
+    int8_t check = -1;  // MovedIntoCheck's answer, not asked yet
     ForEachPredecessorCell(
         w, x, [&](uint64_t j, uint64_t place) { Decrement(w, x, j, place, dist + 1, final_pass, check); });
   }

@@ -160,6 +160,14 @@ class Generator final : public TableGenerator {
     return j != kNoIndex && cells_[~side].IsLegal(j);
   }
 
+  // Did the move into b (`to_move` to move there) give check? Asked at most
+  // once per resolved position, and only by the updates that need it:
+  // `known` caches the answer (-1: not asked yet).
+  bool MovedIntoCheck(const Board& b, Color to_move, int8_t& known) const {
+    if (known < 0) known = geo_.InCheck(b, to_move);
+    return known;
+  }
+
   void EndPhase(const char* phase);
 
   void ForChunks(const std::string& phase, const std::function<void(Work&, Color, uint64_t, uint64_t)>& body);

@@ -195,16 +195,12 @@ void Generator<Cells>::Grow(Color x) {
           uint8_t pc = theirs.LoadAt(pj);
           if (!wdl_.Open(pc)) return;
           if (ps == x) {
-            // An X position's counter says whether it is a candidate
-            // (examined since its last change) or not (clean, or open with a
-            // drawing capture); only a flagged one would need a look, and
-            // MarkCandidates has just examined them all.
-            if (!wdl_.KnownCandidate(pc)) {
-              if (!wdl_.Flagged(pc)) return;
-              geo_.Set(w.aux, j);
-              auto classify = [&](uint64_t, uint8_t code) { return ResultSucc(wdl_, code); };
-              if (!IsCandidate(geo_, w.aux, x, mine, classify, nullptr)) return;
-            }
+            // An X position's counter says whether it is a candidate: none
+            // is flagged now (MarkCandidates has just examined every flagged
+            // one, and nothing flags during growing), so a candidate has the
+            // candidate state and anything else (clean, or open with a
+            // drawing capture) is none.
+            if (!wdl_.KnownCandidate(pc)) return;
           } else {
             geo_.Set(w.aux, j);
             if (!geo_.InCheck(w.aux, ps)) return;
@@ -387,16 +383,12 @@ void Generator<Cells>::PropagateResults() {
         // their side's next set S may now hold them (Grow starts there).
         // Except a clean one (not a candidate) losing a check: it keeps the
         // non-checking move that made it no candidate.
-        int8_t check = -1;  // does the move into w.b check? asked once, if needed
+        int8_t check = -1;  // MovedIntoCheck's answer, not asked yet
         ForEachPredecessorCell(w, x, [&](uint64_t j, uint64_t pj) {
           uint8_t pc = theirs.LoadAt(pj);
           for (;;) {
             if (!wdl_.IsCounter(pc)) return;
-            bool flag = true;
-            if (wdl_.Clean(pc)) {
-              if (check < 0) check = geo_.InCheck(w.b, side);
-              flag = !check;
-            }
+            const bool flag = !wdl_.Clean(pc) || !MovedIntoCheck(w.b, side, check);
             if (wdl_.IsBig(pc)) {
               const uint8_t code = flag ? wdl_.Counter(wdl_.counters() + 1, true) : pc;
               if (code != pc && !theirs.CasAt(pj, pc, code)) continue;
