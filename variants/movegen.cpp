@@ -125,7 +125,9 @@ bool Position::CanCastle(int side) const {
   return true;
 }
 
-void Position::Generate(MoveList* list) const {
+// kCount: count the moves instead of listing them (list unused).
+template <bool kCount>
+int Position::GenerateImpl(MoveList* list) const {
   const Variant& v = *v_;
   const Color us = side_;
   const Piece* B = board_;
@@ -133,16 +135,21 @@ void Position::Generate(MoveList* list) const {
   const RayEntry* rays = v.rays();
   const uint8_t* rsq = v.ray_squares();
   const auto& promos = v.rules().promotion_kinds;
+  int count = 0;
 
+  auto push = [&](Move m) {
+    if constexpr (kCount) ++count;
+    else list->push(m);
+  };
   auto add = [&](int from, int to, uint8_t flags) {
     if (flags & kPromotes) {
       if (!v.InRegion(v.rules().promotion_region, us, to)) {
-        list->push(Move(from, to));
+        push(Move(from, to));
         return;
       }
-      for (int k : promos) list->push(Move(from, to, MoveType::kPromotion, k));
+      for (int k : promos) push(Move(from, to, MoveType::kPromotion, k));
     } else {
-      list->push(Move(from, to));
+      push(Move(from, to));
     }
   };
 
@@ -167,7 +174,8 @@ void Position::Generate(MoveList* list) const {
         case AtomMode::kRide: {
           int second;
           const int k = std::min(Blockers(from, r.dir, len, &second), len);
-          if (r.flags & kCanMove)
+          if (kCount && (r.flags & (kCanMove | kPromotes)) == kCanMove) count += k;
+          else if (r.flags & kCanMove)
             for (int q = 0; q < k; ++q) add(from, sq[q], r.flags);
           if (k < len && (r.flags & kCanCapture) && ColorOf(B[sq[k]]) != us) add(from, sq[k], r.flags);
           break;
@@ -175,7 +183,9 @@ void Position::Generate(MoveList* list) const {
         case AtomMode::kRideHop: {
           int second;
           const int k = std::min(Blockers(from, r.dir, len, &second), len);
-          for (int q = 0; q < k; ++q) add(from, sq[q], r.flags);
+          if (kCount && !(r.flags & kPromotes)) count += k;
+          else
+            for (int q = 0; q < k; ++q) add(from, sq[q], r.flags);
           if (second < len && ColorOf(B[sq[second]]) != us) add(from, sq[second], r.flags);
           break;
         }
@@ -215,17 +225,22 @@ void Position::Generate(MoveList* list) const {
     auto [b, e] = v.capture_leaps_to(us, ep_);
     for (const ReverseLeap* r = b; r != e; ++r)
       if (B[r->origin] == r->piece && v.kind(KindOf(r->piece)).pawn && !B[ep_])
-        list->push(Move(r->origin, ep_, MoveType::kEnPassant));
+        push(Move(r->origin, ep_, MoveType::kEnPassant));
   }
   if (castling_ & (3 << (2 * us))) {
     for (int side = 0; side < 2; ++side)
       if (CanCastle(side)) {
         int king = royal_[us];
         int king_to = MakeSquare(side == 0 ? v.files() - 2 : 2, RankOf(king));
-        list->push(Move(king, king_to, MoveType::kCastle));
+        push(Move(king, king_to, MoveType::kCastle));
       }
   }
+  return count;
 }
+
+void Position::Generate(MoveList* list) const { GenerateImpl<false>(list); }
+
+int Position::CountPseudoLegal() const { return GenerateImpl<true>(nullptr); }
 
 void Position::GeneratePseudoLegal(MoveList* list) const {
   list->clear();

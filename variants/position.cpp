@@ -289,6 +289,18 @@ std::string Position::Fen(bool with_counters) const {
   return out;
 }
 
+bool Position::KeyAfter(Move m, uint64_t* key) const {
+  const Variant& v = *v_;
+  const int from = m.from(), to = m.to();
+  const Piece p = board_[from];
+  if (m.type() != MoveType::kNormal || castling_ || (v.rules().en_passant && v.kind(KindOf(p)).pawn)) return false;
+  uint64_t k = key_ ^ v.zobrist_piece(p, from) ^ v.zobrist_piece(p, to) ^ v.zobrist_side();
+  if (board_[to]) k ^= v.zobrist_piece(board_[to], to);
+  if (ep_ >= 0) k ^= v.zobrist_ep(ep_);
+  *key = k;
+  return true;
+}
+
 void Position::DoMove(Move m, StateInfo* st) {
   const Variant& v = *v_;
   st->key = key_;

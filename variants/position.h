@@ -60,6 +60,10 @@ class Position {
   int fullmove_number() const { return fullmove_; }
   uint64_t key() const { return key_; }
 
+  // The key DoMove(m) would give, without making the move, for a plain
+  // move or capture when no castling right or en-passant capture can
+  // change; false otherwise (make the move to learn the key).
+  bool KeyAfter(Move m, uint64_t* key) const;
   void DoMove(Move m, StateInfo* st);
   void UndoMove(Move m, const StateInfo& st);
   // Passes the turn (search only; never legal in a game).
@@ -72,6 +76,8 @@ class Position {
   bool InCheck() const;
   bool GivesCheck(Move m) const;
   void GeneratePseudoLegal(MoveList* list) const;
+  // How many moves GeneratePseudoLegal would list (a cheap mobility figure).
+  int CountPseudoLegal() const;
   void GenerateLegal(MoveList* list) const;
   // A pseudo-legal move that does not leave the mover's royal attacked.
   bool IsLegal(Move m) const;
@@ -103,6 +109,8 @@ class Position {
     *rook_to = m.to() + (side == 0 ? -1 : 1);
   }
   void Generate(MoveList* list) const;
+  template <bool kCount>
+  int GenerateImpl(MoveList* list) const;
   static constexpr uint32_t kAllAttacks = 0xFFFFFFFFu;
   bool LegalSlow(Move m, uint32_t mask) const;
   bool AttackedMasked(int t, Color by, uint32_t mask) const;

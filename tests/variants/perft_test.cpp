@@ -66,5 +66,46 @@ TEST(Perft, DivideSumsToPerft) {
   EXPECT_EQ(sum, 8902u);
 }
 
+// The search's shortcuts agree with making the moves: KeyAfter with the key
+// DoMove gives, CountPseudoLegal with the pseudo-legal list.
+uint64_t CheckShortcuts(Position& pos, int depth, int* keyed) {
+  MoveList pseudo;
+  pos.GeneratePseudoLegal(&pseudo);
+  EXPECT_EQ(pos.CountPseudoLegal(), static_cast<int>(pseudo.size())) << pos.Fen();
+  MoveList moves;
+  pos.GenerateLegal(&moves);
+  uint64_t nodes = 0;
+  for (Move m : moves) {
+    uint64_t predicted = 0;
+    const bool known = pos.KeyAfter(m, &predicted);
+    StateInfo st;
+    pos.DoMove(m, &st);
+    if (known) {
+      ++*keyed;
+      EXPECT_EQ(predicted, pos.key()) << pos.Fen();
+    }
+    nodes += depth > 1 ? CheckShortcuts(pos, depth - 1, keyed) : 1;
+    pos.UndoMove(m, st);
+  }
+  return nodes;
+}
+
+TEST(Perft, KeyAfterAndMoveCountAgreeWithMakingTheMoves) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"xiangqi", "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w"},
+      {"chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"},
+      {"chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"},  // en passant, no castling
+  };
+  for (const auto& [variant, fen] : cases) {
+    Position pos;
+    ASSERT_TRUE(Position::FromFen(BuiltinVariant(variant), fen, &pos).ok()) << fen;
+    int keyed = 0;
+    EXPECT_GT(CheckShortcuts(pos, 3, &keyed), 0u);
+    if (std::string(variant) == "xiangqi") {
+      EXPECT_GT(keyed, 0) << "no move had its key predicted";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace canju
