@@ -68,14 +68,10 @@ Prover::Prover(TranspositionTable* tt, Budget* budget, const TablebaseOracle* ta
 
 uint64_t Prover::Salt(const Question& q) {
   // Different questions about one position must not share facts.
-  static constexpr uint64_t kSalts[4][2] = {{0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full},
+  static constexpr uint64_t kSalts[3][2] = {{0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full},
                                             {0x165667B19E3779F9ull, 0xD6E8FEB86659FD93ull},
-                                            {0x27D4EB2F165667C5ull, 0x85EBCA77C2B2AE63ull},
-                                            {0x61C8864680B583EBull, 0xF1357AEA2E62A9C5ull}};
-  uint64_t s = kSalts[static_cast<int>(q.mode)][q.attacker];
-  // Mode::kQuiet: the quiet moves left are part of the question.
-  if (q.mode == Mode::kQuiet) s ^= (q.quiet + 1) * 0xBF58476D1CE4E5B9ull;
-  return s;
+                                            {0x27D4EB2F165667C5ull, 0x85EBCA77C2B2AE63ull}};
+  return kSalts[static_cast<int>(q.mode)][q.attacker];
 }
 
 uint16_t Prover::NormalizeDepth(uint16_t depth, bool attacker_to_move) {
@@ -190,7 +186,6 @@ bool Prover::Threatens() {
 bool Prover::Allowed(Position& pos, const Question& q) {
   if (q.mode == Mode::kAll || pos.InCheck()) return true;
   if (q.mode == Mode::kChecks) return false;
-  if (q.mode == Mode::kQuiet) return q.quiet > 0;
   Position* saved = pos_;
   const Question saved_q = q_;
   pos_ = &pos;
@@ -242,7 +237,7 @@ void Prover::InitChild(int ply, uint16_t depth, Child* c) {
   }
   // The table first: facts, or the numbers of an earlier visit (a node
   // with numbers is not terminal, so its moves need not be generated).
-  const uint64_t key = keys_[ply] ^ NodeSalt(ply);
+  const uint64_t key = keys_[ply] ^ salt_;
   const TTProbe p = tt_->Probe(key, depth);
   if (p.proven) {
     c->pn = 0, c->dn = kInf, c->len = p.proof_len;
@@ -284,13 +279,14 @@ void Prover::InitChild(int ply, uint16_t depth, Child* c) {
   // Mobility: a defender with few replies is easy to mate.
   c->pn = attacker ? 1 : static_cast<uint32_t>(std::max(1, nmoves));
   c->dn = 1;
-  if (!p.found) tt_->StoreNumbers(key, depth, c->pn, c->dn, 0);  // never over another depth's numbers
+  // An attacker node starts at (1, 1) without any work: nothing to keep.
+  if (!p.found && !attacker) tt_->StoreNumbers(key, depth, c->pn, c->dn, 0);  // never over another depth's numbers
 }
 
 Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn) {
   Position& pos = *pos_;
   const bool or_node = attacker_[ply];
-  const uint64_t key = keys_[ply] ^ NodeSalt(ply);
+  const uint64_t key = keys_[ply] ^ salt_;
   const uint64_t nodes_before = budget_->nodes();
   const uint16_t child_depth =
       depth == kUnbounded ? kUnbounded : NormalizeDepth(static_cast<uint16_t>(depth - 1), !or_node);
@@ -302,17 +298,12 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
   std::vector<Child>& kids = children_[ply];
   pos.GenerateLegal(&moves);
   kids.clear();
-  // Mode::kQuiet: an attacker in check may evade as it likes; otherwise a
-  // quiet move spends one of the quiet moves left.
-  const bool quiet_mode = q_.mode == Mode::kQuiet;
-  const bool free_moves = quiet_mode && or_node && InCheckAt(ply);
-  const bool quiet_allowed = quiet_mode && (free_moves || quiet_left_[ply] > 0);
-  const bool filter = or_node && q_.mode != Mode::kAll && !free_moves;
+  const bool filter = or_node && q_.mode != Mode::kAll;
   // Checks only: a move with neither square on a line or leap to the
   // defender's royal cannot give check (the relevance table), so it is not
   // even made.
   const Color us = pos.side_to_move();
-  const int their_royal = filter && (q_.mode == Mode::kChecks || (quiet_mode && !quiet_allowed)) ? pos.royal_square(~us) : -1;
+  const int their_royal = filter && q_.mode == Mode::kChecks ? pos.royal_square(~us) : -1;
   const Variant& v = pos.variant();
   // Every other attacker move: one that touches no line or leap to the
   // defender's royal does not check, which the child need not work out.
@@ -326,7 +317,6 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
     if (royal_them >= 0 && m.type() <= MoveType::kPromotion &&
         !(v.relevance(~us, royal_them, m.from()) | v.relevance(~us, royal_them, m.to())))
       check = 0;
-    uint8_t quiet_left = quiet_left_[ply];
     uint64_t k;
     // Without a filter the move is made only to learn its key, when the
     // key cannot be worked out from the move.
@@ -335,13 +325,7 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
       pos.DoMove(m, &st);
       if (filter) {
         check = pos.InCheck();
-        if (!check && quiet_mode) {
-          if (!quiet_allowed) {
-            pos.UndoMove(m, st);
-            continue;
-          }
-          --quiet_left;
-        } else if (!check && (q_.mode == Mode::kChecks || !Threatens())) {
+        if (!check && (q_.mode == Mode::kChecks || !Threatens())) {
           pos.UndoMove(m, st);
           continue;
         }
@@ -349,12 +333,11 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
       k = pos.key();
       pos.UndoMove(m, st);
     }
-    tt_->Prefetch(k ^ (quiet_mode ? quiet_salts_[quiet_left] : salt_));
+    tt_->Prefetch(k ^ salt_);
     if (proof_salt_) tt_->Prefetch(k ^ proof_salt_);
     if (disproof_salt_) tt_->Prefetch(k ^ disproof_salt_);
     Child c{m, 1, 1, 0, kNoRep};
     c.check = check;
-    c.quiet_left = quiet_left;
     kids.push_back(c);
   }
   size_t kept = 0;
@@ -364,7 +347,6 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
     pos.DoMove(c.move, &st);
     EnterPly(ply + 1, st, false);
     in_check_[ply + 1] = c.check;
-    quiet_left_[ply + 1] = c.quiet_left;
     InitChild(ply + 1, child_depth, &c);
     pos.UndoMove(c.move, st);
     kids[kept++] = c;
@@ -461,7 +443,6 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
     pos.DoMove(c.move, &st);
     EnterPly(ply + 1, st, c.check < 0);
     if (c.check >= 0) in_check_[ply + 1] = c.check;
-    quiet_left_[ply + 1] = c.quiet_left;
     const Result cr = Mid(ply + 1, child_depth, child_thpn, child_thdn);
     pos.UndoMove(c.move, st);
     c.pn = cr.pn, c.dn = cr.dn, c.len = cr.len, c.rep = cr.rep;
@@ -486,14 +467,6 @@ Answer Prover::Prove(Position& pos, const Question& q, uint64_t node_limit, doub
   pos_ = &pos;
   q_ = q;
   salt_ = Salt(q);
-  if (q.mode == Mode::kQuiet) {
-    for (int i = 0; i <= q.quiet; ++i) {
-      Question qi = q;
-      qi.quiet = static_cast<uint8_t>(i);
-      quiet_salts_[i] = Salt(qi);
-    }
-  }
-  quiet_left_[0] = q.quiet;
   // The checks-only facts of the same attacker prove for the wider modes;
   // the all-moves facts disprove for the narrower ones.
   proof_salt_ = q.mode == Mode::kChecks ? 0 : Salt({q.attacker, Mode::kChecks, q.depth});
@@ -511,7 +484,7 @@ Answer Prover::Prove(Position& pos, const Question& q, uint64_t node_limit, doub
   irreversible_[0] = 0;
   const uint16_t depth = NormalizeDepth(q.depth, attacker_[0]);
 
-  const TTProbe p = tt_->Probe(keys_[0] ^ NodeSalt(0), depth);
+  const TTProbe p = tt_->Probe(keys_[0] ^ salt_, depth);
   if (p.proven || p.disproven) {
     a.status = p.proven ? ProofStatus::kProven : ProofStatus::kDisproven;
     a.length = p.proven ? p.proof_len : -1;

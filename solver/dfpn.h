@@ -37,16 +37,12 @@ enum class Mode : uint8_t {
   kThreats,  // checks, and quiet moves that threaten a mate by checks
              // (after them a pass by the defender would lose to checks)
   kAll,      // every legal move
-  kQuiet,    // checks, and at most Question::quiet moves that do not check
-             // (evasions of the defender's checks are free): λ-like
-             // sequences of checks around a few quiet moves
 };
 
 struct Question {
   Color attacker = kFirst;
   Mode mode = Mode::kChecks;
   uint16_t depth = kUnbounded;  // plies the attacker may use from the root
-  uint8_t quiet = 0;            // Mode::kQuiet: quiet attacker moves allowed
 };
 
 enum class ProofStatus : uint8_t { kProven, kDisproven, kUnknown };
@@ -130,7 +126,6 @@ class Prover {
     uint16_t len;
     int16_t rep;
     int8_t check = -1;  // the move checks (1) or not (0); -1: not worked out
-    uint8_t quiet_left = 0;  // Mode::kQuiet: quiet moves the attacker has left below
   };
   struct Result {
     uint32_t pn, dn;
@@ -161,10 +156,6 @@ class Prover {
   Position* pos_ = nullptr;
   Question q_;
   uint64_t salt_ = 0;
-  // Mode::kQuiet: the salt of a node by the quiet moves left (index).
-  uint64_t quiet_salts_[256] = {};
-  uint8_t quiet_left_[kMaxPly + 2] = {};
-  uint64_t NodeSalt(int ply) const { return q_.mode == Mode::kQuiet ? quiet_salts_[quiet_left_[ply]] : salt_; }
   uint64_t proof_salt_ = 0, disproof_salt_ = 0;  // other modes' facts that apply (0: none)
   uint64_t call_start_nodes_ = 0, call_node_limit_ = 0;
   double call_deadline_ = 0;

@@ -363,28 +363,6 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
     if (c.status == ProofStatus::kDisproven) note << "no win by consecutive checks; ";
     else note << "consecutive checks undecided" << (c.hit_ply_cap ? " (lines past the ply cap)" : "") << "; ";
   }
-  if (!won && !opt.checks_only && getenv("CANJU_Q")) {
-    const int maxq = atoi(getenv("CANJU_Q"));
-    const double frac = getenv("CANJU_QF") ? atof(getenv("CANJU_QF")) : 0.5;
-    for (int k = 1; k <= maxq && !budget->exhausted(); ++k) {
-      Question w{us, Mode::kQuiet, kUnbounded};
-      w.quiet = static_cast<uint8_t>(k);
-      const Answer wa = Prove(pos, w, frac);
-      if (getenv("CANJU_IDV")) fprintf(stderr, "quiet %d status %d nodes %llu t %.2f len %d\n", k, (int)wa.status, (unsigned long long)wa.nodes, budget->elapsed(), wa.length);
-      if (decide(w, wa, ProofKind::kThreats)) break;
-    }
-  }
-  if (!won && !opt.checks_only && getenv("CANJU_ID")) {
-    const int maxd = atoi(getenv("CANJU_ID"));
-    const double frac = getenv("CANJU_IDF") ? atof(getenv("CANJU_IDF")) : 0.5;
-    for (int depth = 1; depth <= maxd && !budget->exhausted(); depth += 2) {
-      const Question w{us, Mode::kAll, static_cast<uint16_t>(depth)};
-      const Answer wa = Prove(pos, w, frac);
-      if (getenv("CANJU_IDV")) fprintf(stderr, "depth %d status %d nodes %llu t %.2f\n", depth, (int)wa.status, (unsigned long long)wa.nodes, budget->elapsed());
-      if (decide(w, wa, ProofKind::kFullWidth)) break;
-      if (wa.status != ProofStatus::kDisproven) break;
-    }
-  }
   if (!won && !opt.checks_only) {
     // 2. Every attacker move, no depth bound: the workhorse for quiet moves
     // and small-material endings.
