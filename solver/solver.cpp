@@ -467,6 +467,12 @@ int Solver::Distance(const Position& pos, bool* exact) {
 
 std::vector<Move> Solver::BestLine(const Position& pos, int plies) { return impl_->BestLine(pos, plies); }
 
+int Solver::MateWithin(const Position& pos, Color attacker, int plies, double fraction) {
+  Position p = pos;
+  const Answer a = impl_->Prove(p, {attacker, Mode::kAll, static_cast<uint16_t>(plies)}, fraction);
+  return a.status == ProofStatus::kProven ? 1 : a.status == ProofStatus::kDisproven ? 0 : -1;
+}
+
 bool Solver::WinnerToMove(const Position& pos) const {
   return impl_->have_decided && pos.side_to_move() == impl_->decided.attacker;
 }

@@ -107,6 +107,10 @@ class Solver {
   int Distance(const Position& pos, bool* exact);
   // A best line from `pos` whose Distance is exactly `plies`.
   std::vector<Move> BestLine(const Position& pos, int plies);
+  // Whether `attacker` forces mate from `pos` within `plies` (full width,
+  // bounded) with `fraction` of what is left of the budget: 1 proved, 0
+  // disproved (every line searched), -1 undecided.
+  int MateWithin(const Position& pos, Color attacker, int plies, double fraction = 1.0);
   // Whether the last solve's winner is the side to move in `pos`.
   bool WinnerToMove(const Position& pos) const;
 

@@ -39,6 +39,18 @@ std::string Line(const Position& start, const std::vector<Move>& moves, size_t m
   return out;
 }
 
+bool LostHere(const Position& p) {
+  MoveList replies;
+  p.GenerateLegal(&replies);
+  return replies.empty() && (p.InCheck() || p.variant().rules().stalemate == Outcome::kLoss);
+}
+
+std::string SideName(const Position& p, Color c) {
+  std::string side = p.variant().color_name(c);
+  if (!side.empty()) side[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(side[0])));
+  return side;
+}
+
 void Audit(const Record& rec, const Position& root, Solver& solver, const SolveResult& sr, VerifyReport* out) {
   // The main line, as far as it goes.
   std::vector<std::string> line;
@@ -72,8 +84,7 @@ void Audit(const Record& rec, const Position& root, Solver& solver, const SolveR
     const int after = solver.Distance(pos, &after_exact);
     dep.best_plies = d;
     dep.book_plies = after >= 0 ? after + 1 : -1;
-    std::string side = pos.variant().color_name(~pos.side_to_move());  // who made the move
-    if (!side.empty()) side[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(side[0])));
+    const std::string side = SideName(pos, ~pos.side_to_move());  // who made the move
     const std::string where = "move " + std::to_string(i + 1) + " " + dep.human + " (" + line[i] + ", " + side + ")";
     if (after == -2) {
       dep.kind = BookDeparture::Kind::kUndecided;
@@ -121,6 +132,75 @@ void Audit(const Record& rec, const Position& root, Solver& solver, const SolveR
     out->book.push_back(dep);
   }
   out->book_audited = complete;
+}
+
+// A win claim the solve left open whose book main line ends in mate: the
+// book's mate is checked from its end backwards, each position asked "mate
+// within the plies the book still needs?" by a bounded full-width search.
+// Either every position holds — the root has a mate within the book's
+// length, and the claim is confirmed (returns that length) — or the first
+// failure, counted from the end, is a defence of the book that is not the
+// best: it is named, with a reply after which there is no mate within the
+// plies left (a proof that the book's line is unsound there). Returns -1
+// when the root was not proved.
+int CheckBookMate(const Record& rec, const Position& root, Solver& solver, VerifyReport* out) {
+  std::vector<Position> at{root};
+  std::vector<Move> line;
+  for (const std::vector<MoveNode>* v = &rec.moves; !v->empty(); v = &(*v)[0].next) {
+    Move m;
+    Status st = ParseCoordMove(at.back(), (*v)[0].move, &m);
+    if (!st.ok()) st = ParseAnyMove(at.back(), (*v)[0].move, &m);
+    if (!st.ok()) return -1;  // the audit of a decided puzzle reports such lines
+    line.push_back(m);
+    Position next = at.back();
+    StateInfo si;
+    next.DoMove(m, &si);
+    at.push_back(next);
+  }
+  const int length = static_cast<int>(line.size());
+  if (length % 2 == 0 || !LostHere(at.back())) return -1;  // not a mate by the side to move
+  const Color attacker = root.side_to_move();
+  for (int j = length - 1; j >= 0; --j) {
+    const Position& p = at[j];
+    const int left = length - j;
+    const int held = solver.MateWithin(p, attacker, left, 0.5);
+    if (held == 1) continue;
+    BookDeparture dep;
+    dep.ply = j;
+    dep.move = MoveToCoord(p.variant(), line[j]);
+    dep.human = MoveToHuman(p, line[j]);
+    const std::string where = "move " + std::to_string(j + 1) + " " + dep.human + " (" + dep.move + ", " +
+                              SideName(p, p.side_to_move()) + ")";
+    if (held == -1 || p.side_to_move() == attacker) {
+      // (An attacker's move cannot be where a bounded mate first fails: the
+      // position after it needs one ply less.)
+      dep.kind = BookDeparture::Kind::kUndecided;
+      dep.text = "the book's mate in " + Plies(length) + " was checked from its end back to " + where +
+                 ", where the budget ran out";
+      out->book.push_back(dep);
+      return -1;
+    }
+    // A defence of the book's that is not the best: find the reply that escapes.
+    MoveList replies;
+    p.GenerateLegal(&replies);
+    std::string escape;
+    for (int i = 0; i < replies.size() && escape.empty(); ++i) {
+      if (replies[i] == line[j]) continue;
+      Position q = p;
+      StateInfo si;
+      q.DoMove(replies[i], &si);
+      if (solver.MateWithin(q, attacker, left - 1, 1.0 / (replies.size() - i)) == 0)
+        escape = MoveToHuman(p, replies[i]) + " (" + MoveToCoord(p.variant(), replies[i]) + ")";
+    }
+    dep.kind = BookDeparture::Kind::kShortens;
+    dep.book_plies = left;
+    dep.text = where + ": not the best defence — " + (escape.empty() ? std::string("another reply") : escape) +
+               " leaves no mate within " + Plies(left - 1) + " (every line searched), so the book's mate in " +
+               Plies(length) + " does not hold";
+    out->book.push_back(dep);
+    return -1;
+  }
+  return length;
 }
 
 }  // namespace
@@ -203,13 +283,35 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   }
 
   // The book line, with whatever budget is left.
-  if (options.audit_book && !rec.moves.empty() && (sr.result == Claim::kWin || sr.result == Claim::kLoss) &&
-      sr.mate_exact) {
+  auto reset_to_what_is_left = [&] {
     // What the solve left, and at least the audit's reserve.
     const double left_s = total_s > 0 ? std::max(total_s * options.audit_reserve, total_s - sr.seconds) : 0;
     const uint64_t reserve_n = static_cast<uint64_t>(total_n * options.audit_reserve);
     const uint64_t left_n = total_n > 0 ? std::max(reserve_n, total_n > sr.nodes ? total_n - sr.nodes : 0) : 0;
     solver.ResetBudget(left_s, left_n);
+  };
+  if (options.audit_book && !rec.moves.empty() && sr.result == Claim::kUnknown && claim == Claim::kWin &&
+      !sr.no_win) {
+    reset_to_what_is_left();
+    const int mate = CheckBookMate(rec, root, solver, out);
+    if (mate > 0) {
+      v.kind = VerdictKind::kConfirmed;
+      v.proven = Claim::kWin;
+      v.mate_plies = mate;
+      v.reason = "the book's mate in " + Plies(mate) +
+                 " holds: every defence searched to that depth (the shortest mate not tightened)";
+      out->solve.result = Claim::kWin;
+      out->solve.proof = ProofKind::kFullWidth;
+      out->solve.mate_plies = mate;
+      for (const std::vector<MoveNode>* n = &rec.moves; !n->empty(); n = &(*n)[0].next) v.pv.push_back((*n)[0].move);
+    }
+    for (const BookDeparture& d : out->book) v.book_notes.push_back(d.text);
+    v.nodes += solver.nodes();
+    v.seconds += solver.seconds();
+  }
+  if (options.audit_book && !rec.moves.empty() && (sr.result == Claim::kWin || sr.result == Claim::kLoss) &&
+      sr.mate_exact) {
+    reset_to_what_is_left();
     Audit(rec, root, solver, sr, out);
     for (const BookDeparture& d : out->book) v.book_notes.push_back(d.text);
     if (!out->book_audited) v.book_notes.push_back("book line not fully checked within the budget");

@@ -179,14 +179,13 @@ TEST(Verify, BookMovesThatLengthenTheMateAreFlagged) {
   EXPECT_GT(rep.book[0].book_plies, 5);
 }
 
-TEST(Verify, DefencesThatShortenTheMateAreFlagged) {
-  // Mate in 5; after a best first move (brute force), a Black reply that
-  // allows mate in one instead of three.
-  const char* fen = "3a1ab2/5k3/9/3R5/9/9/5N3/6C2/5K3/9 w";
-  Position p = Pos(fen);
-  ASSERT_TRUE(MatesWithin(p, 5));
-  ASSERT_FALSE(MatesWithin(p, 3));
-  std::vector<std::string> book;
+// Mate in 5: a best first move (brute force), then a Black reply that
+// allows mate in one instead of three.
+const char* kMateIn5WithAWeakDefence = "3a1ab2/5k3/9/3R5/9/9/5N3/6C2/5K3/9 w";
+std::vector<std::string> WeakDefenceLine() {
+  Position p = Pos(kMateIn5WithAWeakDefence);
+  EXPECT_TRUE(MatesWithin(p, 5));
+  EXPECT_FALSE(MatesWithin(p, 3));
   MoveList firsts;
   p.GenerateLegal(&firsts);
   for (Move f : firsts) {
@@ -198,23 +197,106 @@ TEST(Verify, DefencesThatShortenTheMateAreFlagged) {
       for (Move m : replies) {
         StateInfo s2;
         p.DoMove(m, &s2);
-        if (MatesWithin(p, 1)) book = {MoveToCoord(p.variant(), f), MoveToCoord(p.variant(), m)};
+        const bool weak = MatesWithin(p, 1);
         p.UndoMove(m, s2);
-        if (!book.empty()) break;
+        if (weak) return {MoveToCoord(p.variant(), f), MoveToCoord(p.variant(), m)};
       }
     }
     p.UndoMove(f, st);
-    if (!book.empty()) break;
   }
+  return {};
+}
+
+TEST(Verify, DefencesThatShortenTheMateAreFlagged) {
+  const std::vector<std::string> book = WeakDefenceLine();
   ASSERT_EQ(book.size(), 2u);
   VerifyReport rep;
-  ASSERT_TRUE(VerifyRecord(Rec(fen, Claim::kWin, book), Quick(), &rep).ok());
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5WithAWeakDefence, Claim::kWin, book), Quick(), &rep).ok());
   ASSERT_EQ(rep.verdict.mate_plies, 5);
   ASSERT_FALSE(rep.book.empty());
   EXPECT_EQ(rep.book[0].kind, BookDeparture::Kind::kShortens) << rep.book[0].text;
   EXPECT_EQ(rep.book[0].ply, 1);
   EXPECT_EQ(rep.book[0].best_plies, 4);
   EXPECT_EQ(rep.book[0].book_plies, 2);
+}
+
+// A solve that cannot decide (a budget of a few nodes) with a large audit
+// reserve: the book's line is what is left to check.
+VerifyOptions UndecidedSolveWithReserve() {
+  VerifyOptions o = Quick();
+  o.solve.max_nodes = 20;
+  o.audit_reserve = 20'000;  // 400,000 nodes for the book
+  return o;
+}
+
+// The book's mating line with the mating move appended.
+std::vector<std::string> WithMatingMove(const char* fen, std::vector<std::string> line) {
+  Position p = Pos(fen);
+  for (const std::string& text : line) {
+    Move m;
+    EXPECT_TRUE(ParseCoordMove(p, text, &m).ok()) << text;
+    StateInfo st;
+    p.DoMove(m, &st);
+  }
+  MoveList moves;
+  p.GenerateLegal(&moves);
+  for (Move m : moves) {
+    StateInfo st;
+    p.DoMove(m, &st);
+    MoveList replies;
+    p.GenerateLegal(&replies);
+    p.UndoMove(m, st);
+    if (replies.empty()) {
+      line.push_back(MoveToCoord(p.variant(), m));
+      break;
+    }
+  }
+  return line;
+}
+
+TEST(Verify, AnUndecidedWinIsConfirmedWhenTheBooksMateHolds) {
+  VerifyReport best;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), Quick(), &best).ok());
+  ASSERT_EQ(best.verdict.pv.size(), 5u);
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin, best.verdict.pv), UndecidedSolveWithReserve(), &rep).ok());
+  EXPECT_EQ(rep.solve.mate_plies, 5);
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kConfirmed) << rep.verdict.reason;
+  EXPECT_EQ(rep.verdict.mate_plies, 5);
+  EXPECT_NE(rep.verdict.reason.find("book's mate in 5 plies holds"), std::string::npos) << rep.verdict.reason;
+  // Without the book the same budget leaves it open.
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), UndecidedSolveWithReserve(), &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven);
+}
+
+TEST(Verify, AnUndecidedWinNamesTheDefenceWhereTheBooksMateFails) {
+  // The book claims mate in 3 through a weak defence; the best defence
+  // holds out to 5 plies, so the line fails at Black's move.
+  const std::vector<std::string> book = WithMatingMove(kMateIn5WithAWeakDefence, WeakDefenceLine());
+  ASSERT_EQ(book.size(), 3u);
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5WithAWeakDefence, Claim::kWin, book), UndecidedSolveWithReserve(), &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven);
+  ASSERT_EQ(rep.book.size(), 1u);
+  const BookDeparture& d = rep.book[0];
+  EXPECT_EQ(d.kind, BookDeparture::Kind::kShortens) << d.text;
+  EXPECT_EQ(d.ply, 1);
+  EXPECT_EQ(d.book_plies, 2);
+  EXPECT_NE(d.text.find("does not hold"), std::string::npos) << d.text;
+  EXPECT_EQ(d.text.find("another reply"), std::string::npos) << "no escaping reply named: " << d.text;
+  // The named escape really leaves no mate within one ply (brute force).
+  const size_t open = d.text.find("— "), paren = d.text.find('(', open), close = d.text.find(')', paren);
+  ASSERT_NE(close, std::string::npos) << d.text;
+  const std::string escape = d.text.substr(paren + 1, close - paren - 1);
+  Position p = Pos(kMateIn5WithAWeakDefence);
+  for (const std::string& text : {book[0], escape}) {
+    Move m;
+    ASSERT_TRUE(ParseCoordMove(p, text, &m).ok()) << text;
+    StateInfo st;
+    p.DoMove(m, &st);
+  }
+  EXPECT_FALSE(MatesWithin(p, 1)) << escape;
+  EXPECT_EQ(rep.verdict.book_notes.size(), 1u);
 }
 
 TEST(Verify, BestBookLineHasNoDepartures) {
