@@ -2,8 +2,9 @@
 """The per-collection sections of docs/solver-results.md, from the tables
 `solver_bench --markdown FILE` writes: refuted puzzles, cooked
 consecutive-check compositions, wins with more than one winning first move,
-book lines that are not best play, and the unproven ones grouped by what was
-proved on the way.
+book lines that are not best play, wins confirmed along the book's line, book
+mates that do not hold, and the unproven ones grouped by what was proved on
+the way.
 
     bench/solver_results.py xs.md [mr.md ...] > sections.md
 
@@ -74,6 +75,19 @@ def section(name, rs):
         lines.append("")
     stops = sum(1 for r in rs if "the main line stops" in r["book"])
     lines += [f"Book main lines that stop before mate (a won position, not a mate): {stops}.", ""]
+    by_book = [r for r in confirmed if "book's mate in" in r["reason"]]
+    if by_book:
+        lines += [f"**Confirmed along the book's line** ({len(by_book)}): the solve left the claim open; the book's "
+                  "mating line holds, every defence searched to its length (the mate is an upper bound): "
+                  + ", ".join(f"{r['puzzle']} ({r['mate']})" for r in by_book) + ".", ""]
+    failing = [(r["puzzle"], x) for r in unproven for x in r["book"].split("; ") if "does not hold" in x]
+    if failing:
+        lines += [f"**Book mates that do not hold** ({len(failing)}): the claim is unproven, and along the book's "
+                  "main line a defence is not the best — the reply named leaves no mate within the plies the book "
+                  "still needs (a bounded full-width proof). A longer win may still exist.", "",
+                  "| puzzle | where the book's mate fails |", "|---|---|"]
+        lines += [f"| {p} | {t} |" for p, t in failing]
+        lines.append("")
     if unproven:
         lines += [f"**Unproven** ({len(unproven)}), by what was proved on the way (in brackets: the material when "
                   "it has at most nine pieces, otherwise the number of pieces):", ""]

@@ -342,6 +342,7 @@ void RegisterVerify(CLI::App& app) {
   auto jobs = std::make_shared<int>(1);
   auto redo = std::make_shared<bool>(false);
   auto no_book = std::make_shared<bool>(false);
+  auto book_slack = std::make_shared<int>(VerifyOptions().book_slack);
   auto assume = std::make_shared<std::string>();
   auto show = std::make_shared<bool>(false);
   cmd->add_option("paths", *paths, "XQF / eglib / FEN-list / PGN files or folders (read through the importer)");
@@ -352,6 +353,10 @@ void RegisterVerify(CLI::App& app) {
   search->Add(cmd, 10);
   cmd->add_option("--jobs,-j", *jobs, "Puzzles verified at once (threads; default 1)")->check(CLI::Range(1, 256));
   cmd->add_flag("--no-book", *no_book, "Do not audit the books' main lines");
+  cmd->add_option("--book-slack", *book_slack,
+                  "A win the search leaves open is checked along the book's mating line; plies it may take beyond "
+                  "the book's length where a book defence is not the longest (default 8)")
+      ->check(CLI::Range(0, 64));
   cmd->add_option("--claim", *assume,
                   "Claim to check for records that carry none (line lists): win, draw or loss for the side to move")
       ->check(CLI::IsMember({"win", "draw", "loss"}));
@@ -422,6 +427,7 @@ void RegisterVerify(CLI::App& app) {
     VerifyOptions vo;
     vo.solve = search->Make(tb.oracle.get(), search->nodes > 0);
     vo.audit_book = !*no_book;
+    vo.book_slack = *book_slack;
 
     signal(SIGINT, OnSolveInterrupt);
     const auto t0 = std::chrono::steady_clock::now();

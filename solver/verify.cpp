@@ -137,13 +137,15 @@ void Audit(const Record& rec, const Position& root, Solver& solver, const SolveR
 // A win claim the solve left open whose book main line ends in mate: the
 // book's mate is checked from its end backwards, each position asked "mate
 // within the plies the book still needs?" by a bounded full-width search.
-// Either every position holds — the root has a mate within the book's
-// length, and the claim is confirmed (returns that length) — or the first
-// failure, counted from the end, is a defence of the book that is not the
-// best: it is named, with a reply after which there is no mate within the
-// plies left (a proof that the book's line is unsound there). Returns -1
-// when the root was not proved.
-int CheckBookMate(const Record& rec, const Position& root, Solver& solver, VerifyReport* out) {
+// Where that fails before a defence of the book's, the defence is not the
+// longest: the bound grows by two plies at a time, up to `max_slack` in
+// all, and the walk goes on. Either the root holds — a mate within the
+// book's length plus the slack, and the claim is confirmed (returns that
+// bound) — or a defence of the book's leaves no mate within the plies left
+// even with the whole slack: it is named with the reply that escapes (a
+// proof that the book's line is unsound there). Returns -1 when the root
+// was not proved.
+int CheckBookMate(const Record& rec, const Position& root, int max_slack, Solver& solver, VerifyReport* out) {
   std::vector<Position> at{root};
   std::vector<Move> line;
   for (const std::vector<MoveNode>* v = &rec.moves; !v->empty(); v = &(*v)[0].next) {
@@ -160,27 +162,47 @@ int CheckBookMate(const Record& rec, const Position& root, Solver& solver, Verif
   const int length = static_cast<int>(line.size());
   if (length % 2 == 0 || !LostHere(at.back())) return -1;  // not a mate by the side to move
   const Color attacker = root.side_to_move();
+  std::vector<BookDeparture> longer;  // defences of the book's that are not the longest
+  int slack = 0;
   for (int j = length - 1; j >= 0; --j) {
     const Position& p = at[j];
     const int left = length - j;
-    const int held = solver.MateWithin(p, attacker, left, 0.5);
-    if (held == 1) continue;
     BookDeparture dep;
     dep.ply = j;
     dep.move = MoveToCoord(p.variant(), line[j]);
     dep.human = MoveToHuman(p, line[j]);
     const std::string where = "move " + std::to_string(j + 1) + " " + dep.human + " (" + dep.move + ", " +
                               SideName(p, p.side_to_move()) + ")";
+    const int slack_before = slack;
+    int held = solver.MateWithin(p, attacker, left + slack, 0.5);
+    // (An attacker's move cannot be where a bounded mate first fails: the
+    // position after it needs one ply less.)
+    while (held == 0 && p.side_to_move() != attacker && slack + 2 <= max_slack) {
+      slack += 2;
+      held = solver.MateWithin(p, attacker, left + slack, 0.5);
+    }
+    if (held == 1) {
+      if (slack > slack_before) {
+        dep.kind = BookDeparture::Kind::kShortens;
+        dep.book_plies = left + slack_before;
+        dep.best_plies = left + slack;
+        dep.text = where + ": not the longest resistance — the best defence holds out " +
+                   Plies(slack - slack_before) + " longer (no mate within " + Plies(left + slack_before) +
+                   ", mate within " + Plies(left + slack) + ")";
+        longer.push_back(dep);
+      }
+      continue;
+    }
     if (held == -1 || p.side_to_move() == attacker) {
-      // (An attacker's move cannot be where a bounded mate first fails: the
-      // position after it needs one ply less.)
       dep.kind = BookDeparture::Kind::kUndecided;
       dep.text = "the book's mate in " + Plies(length) + " was checked from its end back to " + where +
                  ", where the budget ran out";
       out->book.push_back(dep);
       return -1;
     }
-    // A defence of the book's that is not the best: find the reply that escapes.
+    // A defence of the book's after which the mate is out of reach: find
+    // the reply that escapes.
+    const int bound = left - 1 + slack;
     MoveList replies;
     p.GenerateLegal(&replies);
     std::string escape;
@@ -189,18 +211,21 @@ int CheckBookMate(const Record& rec, const Position& root, Solver& solver, Verif
       Position q = p;
       StateInfo si;
       q.DoMove(replies[i], &si);
-      if (solver.MateWithin(q, attacker, left - 1, 1.0 / (replies.size() - i)) == 0)
+      if (solver.MateWithin(q, attacker, bound, 1.0 / (replies.size() - i)) == 0)
         escape = MoveToHuman(p, replies[i]) + " (" + MoveToCoord(p.variant(), replies[i]) + ")";
     }
     dep.kind = BookDeparture::Kind::kShortens;
     dep.book_plies = left;
     dep.text = where + ": not the best defence — " + (escape.empty() ? std::string("another reply") : escape) +
-               " leaves no mate within " + Plies(left - 1) + " (every line searched), so the book's mate in " +
-               Plies(length) + " does not hold";
+               " leaves no mate within " + Plies(bound) + " (every line searched), so the book's mate in " +
+               Plies(length) + " does not hold" +
+               (slack > 0 ? ", not even with " + Plies(slack) + " more" : std::string());
     out->book.push_back(dep);
     return -1;
   }
-  return length;
+  // Root first, as the audit lists departures.
+  out->book.insert(out->book.end(), longer.rbegin(), longer.rend());
+  return length + slack;
 }
 
 }  // namespace
@@ -290,16 +315,22 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
     const uint64_t left_n = total_n > 0 ? std::max(reserve_n, total_n > sr.nodes ? total_n - sr.nodes : 0) : 0;
     solver.ResetBudget(left_s, left_n);
   };
+  for (const std::vector<MoveNode>* n = &rec.moves; !n->empty(); n = &(*n)[0].next) ++out->book_plies;
   if (options.audit_book && !rec.moves.empty() && sr.result == Claim::kUnknown && claim == Claim::kWin &&
       !sr.no_win) {
     reset_to_what_is_left();
-    const int mate = CheckBookMate(rec, root, solver, out);
+    const int mate = CheckBookMate(rec, root, options.book_slack, solver, out);
     if (mate > 0) {
       v.kind = VerdictKind::kConfirmed;
       v.proven = Claim::kWin;
       v.mate_plies = mate;
-      v.reason = "the book's mate in " + Plies(mate) +
-                 " holds: every defence searched to that depth (the shortest mate not tightened)";
+      const int book_len = out->book_plies;
+      v.reason = mate == book_len ? "the book's mate in " + Plies(mate) +
+                                        " holds: every defence searched to that depth (the shortest mate not tightened)"
+                                  : "the book's line mates within " + Plies(mate) + " (the book's " +
+                                        Plies(book_len) + " and " + Plies(mate - book_len) +
+                                        " for better defences): every defence searched to that depth (the shortest "
+                                        "mate not tightened)";
       out->solve.result = Claim::kWin;
       out->solve.proof = ProofKind::kFullWidth;
       out->solve.mate_plies = mate;
@@ -317,8 +348,6 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
     if (!out->book_audited) v.book_notes.push_back("book line not fully checked within the budget");
     v.nodes += solver.nodes();
     v.seconds += solver.seconds();
-  } else if (!rec.moves.empty()) {
-    for (const std::vector<MoveNode>* n = &rec.moves; !n->empty(); n = &(*n)[0].next) ++out->book_plies;
   }
   return Status::OK();
 }

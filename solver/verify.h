@@ -19,6 +19,11 @@ struct VerifyOptions {
   // its line and its cooks); the audit then takes what is left, and at least
   // this share of the budget (so a puzzle may take up to 1 + this share).
   double audit_reserve = 0.1;
+  // A win claim the solve leaves open is checked along the book's mating
+  // line; where a book defence is not the longest, the line may take up to
+  // this many plies more in all (books often leave out delaying checks and
+  // interpositions).
+  int book_slack = 8;
 };
 
 // Where the book's main line departs from best play.

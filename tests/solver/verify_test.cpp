@@ -269,13 +269,33 @@ TEST(Verify, AnUndecidedWinIsConfirmedWhenTheBooksMateHolds) {
   EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven);
 }
 
-TEST(Verify, AnUndecidedWinNamesTheDefenceWhereTheBooksMateFails) {
+TEST(Verify, AnUndecidedWinAllowsTheBookLongerDefences) {
   // The book claims mate in 3 through a weak defence; the best defence
-  // holds out to 5 plies, so the line fails at Black's move.
+  // holds out to 5 plies: the book's line mates within 5, with a note at
+  // Black's move.
   const std::vector<std::string> book = WithMatingMove(kMateIn5WithAWeakDefence, WeakDefenceLine());
   ASSERT_EQ(book.size(), 3u);
   VerifyReport rep;
   ASSERT_TRUE(VerifyRecord(Rec(kMateIn5WithAWeakDefence, Claim::kWin, book), UndecidedSolveWithReserve(), &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kConfirmed) << rep.verdict.reason;
+  EXPECT_EQ(rep.verdict.mate_plies, 5);
+  EXPECT_NE(rep.verdict.reason.find("within 5 plies"), std::string::npos) << rep.verdict.reason;
+  ASSERT_EQ(rep.book.size(), 1u);
+  EXPECT_EQ(rep.book[0].kind, BookDeparture::Kind::kShortens) << rep.book[0].text;
+  EXPECT_EQ(rep.book[0].ply, 1);
+  EXPECT_EQ(rep.book[0].book_plies, 2);
+  EXPECT_EQ(rep.book[0].best_plies, 4);
+}
+
+TEST(Verify, AnUndecidedWinNamesTheDefenceWhereTheBooksMateFails) {
+  // The same line with no slack: it fails at Black's move, and the reply
+  // that escapes is named.
+  const std::vector<std::string> book = WithMatingMove(kMateIn5WithAWeakDefence, WeakDefenceLine());
+  ASSERT_EQ(book.size(), 3u);
+  VerifyOptions o = UndecidedSolveWithReserve();
+  o.book_slack = 0;
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5WithAWeakDefence, Claim::kWin, book), o, &rep).ok());
   EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven);
   ASSERT_EQ(rep.book.size(), 1u);
   const BookDeparture& d = rep.book[0];
