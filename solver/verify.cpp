@@ -145,23 +145,40 @@ void Audit(const Record& rec, const Position& root, Solver& solver, const SolveR
 // even with the whole slack: it is named with the reply that escapes (a
 // proof that the book's line is unsound there). Returns -1 when the root
 // was not proved.
-int CheckBookMate(const Record& rec, const Position& root, int max_slack, Solver& solver, VerifyReport* out) {
-  std::vector<Position> at{root};
-  std::vector<Move> line;
+// The book's main line played out: every position on it (the last one
+// after the last move) and its moves; empty when a move is not legal.
+struct BookLine {
+  std::vector<Position> at;
+  std::vector<Move> moves;
+  // The line ends in mate (or a losing stalemate) given by the side to move.
+  bool Mates() const {
+    return !moves.empty() && moves.size() % 2 == 1 && LostHere(at.back());
+  }
+};
+
+BookLine PlayMainLine(const Record& rec, const Position& root) {
+  BookLine b;
+  b.at.push_back(root);
   for (const std::vector<MoveNode>* v = &rec.moves; !v->empty(); v = &(*v)[0].next) {
     Move m;
-    Status st = ParseCoordMove(at.back(), (*v)[0].move, &m);
-    if (!st.ok()) st = ParseAnyMove(at.back(), (*v)[0].move, &m);
-    if (!st.ok()) return -1;  // the audit of a decided puzzle reports such lines
-    line.push_back(m);
-    Position next = at.back();
+    Status st = ParseCoordMove(b.at.back(), (*v)[0].move, &m);
+    if (!st.ok()) st = ParseAnyMove(b.at.back(), (*v)[0].move, &m);
+    if (!st.ok()) return {};  // the audit of a decided puzzle reports such lines
+    b.moves.push_back(m);
+    Position next = b.at.back();
     StateInfo si;
     next.DoMove(m, &si);
-    at.push_back(next);
+    b.at.push_back(next);
   }
+  return b;
+}
+
+int CheckBookMate(const BookLine& book, int max_slack, Solver& solver, VerifyReport* out) {
+  if (!book.Mates()) return -1;
+  const std::vector<Position>& at = book.at;
+  const std::vector<Move>& line = book.moves;
   const int length = static_cast<int>(line.size());
-  if (length % 2 == 0 || !LostHere(at.back())) return -1;  // not a mate by the side to move
-  const Color attacker = root.side_to_move();
+  const Color attacker = at[0].side_to_move();
   std::vector<BookDeparture> longer;  // defences of the book's that are not the longest
   int slack = 0;
   for (int j = length - 1; j >= 0; --j) {
@@ -258,6 +275,13 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   SolveOptions so = options.solve;
   const double total_s = so.max_seconds;
   const uint64_t total_n = so.max_nodes;
+  // A win claim with a mating book line keeps a share of the budget for
+  // checking that line, in case the solve cannot decide.
+  const BookLine book = options.audit_book && rec.claimed == Claim::kWin ? PlayMainLine(rec, root) : BookLine{};
+  if (book.Mates() && options.book_share > 0) {
+    so.max_seconds *= 1 - options.book_share;
+    so.max_nodes = static_cast<uint64_t>(so.max_nodes * (1 - options.book_share));
+  }
   Solver solver(so);
   const SolveResult sr = solver.Solve(root);
   out->solve = sr;
@@ -309,7 +333,7 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
 
   // The book line, with whatever budget is left.
   auto reset_to_what_is_left = [&] {
-    // What the solve left, and at least the audit's reserve.
+    // What the solve left of the puzzle's budget, and at least the audit's reserve.
     const double left_s = total_s > 0 ? std::max(total_s * options.audit_reserve, total_s - sr.seconds) : 0;
     const uint64_t reserve_n = static_cast<uint64_t>(total_n * options.audit_reserve);
     const uint64_t left_n = total_n > 0 ? std::max(reserve_n, total_n > sr.nodes ? total_n - sr.nodes : 0) : 0;
@@ -319,7 +343,7 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   if (options.audit_book && !rec.moves.empty() && sr.result == Claim::kUnknown && claim == Claim::kWin &&
       !sr.no_win) {
     reset_to_what_is_left();
-    const int mate = CheckBookMate(rec, root, options.book_slack, solver, out);
+    const int mate = CheckBookMate(book, options.book_slack, solver, out);
     if (mate > 0) {
       v.kind = VerdictKind::kConfirmed;
       v.proven = Claim::kWin;

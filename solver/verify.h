@@ -24,6 +24,9 @@ struct VerifyOptions {
   // this many plies more in all (books often leave out delaying checks and
   // interpositions).
   int book_slack = 8;
+  // Share of the budget kept for that check when the claim is a win and the
+  // book's main line ends in mate (the solve gets the rest).
+  double book_share = 0.3;
 };
 
 // Where the book's main line departs from best play.
