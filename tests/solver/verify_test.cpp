@@ -75,6 +75,18 @@ Position Pos(const std::string& fen) {
   return p;
 }
 
+// The position after playing coordinate moves from `fen`.
+Position Played(const char* fen, const std::vector<std::string>& moves) {
+  Position p = Pos(fen);
+  for (const std::string& text : moves) {
+    Move m;
+    EXPECT_TRUE(ParseCoordMove(p, text, &m).ok()) << text;
+    StateInfo st;
+    p.DoMove(m, &st);
+  }
+  return p;
+}
+
 const char* kQuietMateIn3 = "3a5/9/5k3/9/9/9/6R2/9/9/2NK5 w";
 const char* kMateIn5 = "3a1kb2/7C1/3a1N3/9/9/9/9/6R2/9/4K4 w";
 const char* kChecksMate = "3N1a3/3k5/4R4/1n4r2/R8/9/9/9/3p1r3/C3K4 w";  // 梦入神机 舍身无二
@@ -91,13 +103,7 @@ TEST(Verify, ConfirmsAWinWithItsLine) {
   EXPECT_GT(v.verified_at, 0);
   EXPECT_GT(v.nodes, 0u);
   // The PV is playable and mates.
-  Position p = Pos(kQuietMateIn3);
-  for (const std::string& m : v.pv) {
-    Move mv;
-    ASSERT_TRUE(ParseCoordMove(p, m, &mv).ok()) << m;
-    StateInfo st;
-    p.DoMove(mv, &st);
-  }
+  Position p = Played(kQuietMateIn3, v.pv);
   MoveList ml;
   p.GenerateLegal(&ml);
   EXPECT_TRUE(ml.empty());
@@ -231,13 +237,7 @@ VerifyOptions UndecidedSolveWithReserve() {
 
 // The book's mating line with the mating move appended.
 std::vector<std::string> WithMatingMove(const char* fen, std::vector<std::string> line) {
-  Position p = Pos(fen);
-  for (const std::string& text : line) {
-    Move m;
-    EXPECT_TRUE(ParseCoordMove(p, text, &m).ok()) << text;
-    StateInfo st;
-    p.DoMove(m, &st);
-  }
+  Position p = Played(fen, line);
   MoveList moves;
   p.GenerateLegal(&moves);
   for (Move m : moves) {
@@ -308,13 +308,7 @@ TEST(Verify, AnUndecidedWinNamesTheDefenceWhereTheBooksMateFails) {
   const size_t open = d.text.find("— "), paren = d.text.find('(', open), close = d.text.find(')', paren);
   ASSERT_NE(close, std::string::npos) << d.text;
   const std::string escape = d.text.substr(paren + 1, close - paren - 1);
-  Position p = Pos(kMateIn5WithAWeakDefence);
-  for (const std::string& text : {book[0], escape}) {
-    Move m;
-    ASSERT_TRUE(ParseCoordMove(p, text, &m).ok()) << text;
-    StateInfo st;
-    p.DoMove(m, &st);
-  }
+  Position p = Played(kMateIn5WithAWeakDefence, {book[0], escape});
   EXPECT_FALSE(MatesWithin(p, 1)) << escape;
   EXPECT_EQ(rep.verdict.book_notes.size(), 1u);
 }
