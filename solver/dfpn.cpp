@@ -299,24 +299,18 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
   pos.GenerateLegal(&moves);
   kids.clear();
   const bool filter = or_node && q_.mode != Mode::kAll;
-  // Checks only: a move with neither square on a line or leap to the
-  // defender's royal cannot give check (the relevance table), so it is not
-  // even made.
+  // A move with neither square on a line or leap to the defender's royal
+  // cannot give check (the relevance table): checks-only searches do not
+  // even make it, the others know its child is not in check.
   const Color us = pos.side_to_move();
-  const int their_royal = filter && q_.mode == Mode::kChecks ? pos.royal_square(~us) : -1;
+  const int their_royal = or_node ? pos.royal_square(~us) : -1;
   const Variant& v = pos.variant();
-  // Every other attacker move: one that touches no line or leap to the
-  // defender's royal does not check, which the child need not work out.
-  const int royal_them = or_node && !filter ? pos.royal_square(~us) : -1;
   for (Move m : moves) {
-    if (their_royal >= 0 && m.type() <= MoveType::kPromotion &&
-        !(v.relevance(~us, their_royal, m.from()) | v.relevance(~us, their_royal, m.to())))
-      continue;
+    const bool cannot_check = their_royal >= 0 && m.type() <= MoveType::kPromotion &&
+                              !(v.relevance(~us, their_royal, m.from()) | v.relevance(~us, their_royal, m.to()));
+    if (cannot_check && filter && q_.mode == Mode::kChecks) continue;
     if (budget_->Tick()) aborted_ = true;
-    int8_t check = -1;
-    if (royal_them >= 0 && m.type() <= MoveType::kPromotion &&
-        !(v.relevance(~us, royal_them, m.from()) | v.relevance(~us, royal_them, m.to())))
-      check = 0;
+    int8_t check = cannot_check ? 0 : -1;
     uint64_t k;
     // Without a filter the move is made only to learn its key, when the
     // key cannot be worked out from the move.
@@ -324,7 +318,7 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
       StateInfo st;
       pos.DoMove(m, &st);
       if (filter) {
-        check = pos.InCheck();
+        if (check < 0) check = pos.InCheck();
         if (!check && (q_.mode == Mode::kChecks || !Threatens())) {
           pos.UndoMove(m, st);
           continue;
