@@ -240,7 +240,7 @@ int main(int argc, char** argv) {
       std::string mate = v.mate_plies >= 0 ? std::to_string(v.mate_plies) + (it.report.solve.mate_exact ? "" : "?") : "";
       out << "| " << std::filesystem::path(it.set).filename().string() << " | " << Label(it.record) << " | " << ClaimName(it.record.claimed) << " | " << VerdictName(v.kind) << " | "
           << ProofKindName(it.report.solve.proof) << " | " << mate << " | " << cooks << " | " << book << " | "
-          << (v.kind == VerdictKind::kConfirmed ? std::string() : v.reason) << " | " << MaterialLabel(it.record) << " |\n";
+          << v.reason << " | " << MaterialLabel(it.record) << " |\n";
     }
     std::fprintf(stderr, "per-puzzle table written to %s\n", markdown.c_str());
   }

@@ -75,7 +75,7 @@ def section(name, rs):
         lines.append("")
     stops = sum(1 for r in rs if "the main line stops" in r["book"])
     lines += [f"Book main lines that stop before mate (a won position, not a mate): {stops}.", ""]
-    by_book = [r for r in confirmed if "book's mate in" in r["reason"]]
+    by_book = [r for r in confirmed if r["reason"].startswith("the book's")]
     if by_book:
         lines += [f"**Confirmed along the book's line** ({len(by_book)}): the solve left the claim open; the book's "
                   "mating line holds, every defence searched to its length (the mate is an upper bound): "
