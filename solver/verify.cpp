@@ -275,8 +275,9 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   SolveOptions so = options.solve;
   const double total_s = so.max_seconds;
   const uint64_t total_n = so.max_nodes;
-  // A win claim with a mating book line keeps a share of the budget for
-  // checking that line, in case the solve cannot decide.
+  // A win claim with a mating book line may keep a share of the budget for
+  // checking that line, in case the solve cannot decide (book_share; by
+  // default the check takes what the solve leaves).
   const BookLine book = options.audit_book && rec.claimed == Claim::kWin ? PlayMainLine(rec, root) : BookLine{};
   if (book.Mates() && options.book_share > 0) {
     so.max_seconds *= 1 - options.book_share;
