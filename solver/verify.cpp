@@ -55,7 +55,6 @@ void Audit(const Record& rec, const Position& root, Solver& solver, const SolveR
   // The main line, as far as it goes.
   std::vector<std::string> line;
   for (const std::vector<MoveNode>* v = &rec.moves; !v->empty(); v = &(*v)[0].next) line.push_back((*v)[0].move);
-  out->book_plies = static_cast<int>(line.size());
   if (line.empty()) return;
   Position pos = root;
   int d = sr.mate_plies;  // distance before the move (exact)
@@ -134,17 +133,6 @@ void Audit(const Record& rec, const Position& root, Solver& solver, const SolveR
   out->book_audited = complete;
 }
 
-// A win claim the solve left open whose book main line ends in mate: the
-// book's mate is checked from its end backwards, each position asked "mate
-// within the plies the book still needs?" by a bounded full-width search.
-// Where that fails before a defence of the book's, the defence is not the
-// longest: the bound grows by two plies at a time, up to `max_slack` in
-// all, and the walk goes on. Either the root holds — a mate within the
-// book's length plus the slack, and the claim is confirmed (returns that
-// bound) — or a defence of the book's leaves no mate within the plies left
-// even with the whole slack: it is named with the reply that escapes (a
-// proof that the book's line is unsound there). Returns -1 when the root
-// was not proved.
 // The book's main line played out: every position on it (the last one
 // after the last move) and its moves; empty when a move is not legal.
 struct BookLine {
@@ -173,6 +161,17 @@ BookLine PlayMainLine(const Record& rec, const Position& root) {
   return b;
 }
 
+// A win claim the solve left open whose book main line ends in mate: the
+// book's mate is checked from its end backwards, each position asked "mate
+// within the plies the book still needs?" by a bounded full-width search.
+// Where that fails before a defence of the book's, the defence is not the
+// longest: the bound grows by two plies at a time, up to `max_slack` in
+// all, and the walk goes on. Either the root holds — a mate within the
+// book's length plus the slack, and the claim is confirmed (returns that
+// bound) — or a defence of the book's leaves no mate within the plies left
+// even with the whole slack: it is named with the reply that escapes (a
+// proof that the book's line is unsound there). Returns -1 when the root
+// was not proved.
 int CheckBookMate(const BookLine& book, int max_slack, Solver& solver, VerifyReport* out) {
   if (!book.Mates()) return -1;
   const std::vector<Position>& at = book.at;
@@ -359,7 +358,7 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
       out->solve.result = Claim::kWin;
       out->solve.proof = ProofKind::kFullWidth;
       out->solve.mate_plies = mate;
-      for (const std::vector<MoveNode>* n = &rec.moves; !n->empty(); n = &(*n)[0].next) v.pv.push_back((*n)[0].move);
+      for (Move m : book.moves) v.pv.push_back(MoveToCoord(*variant, m));
     }
     for (const BookDeparture& d : out->book) v.book_notes.push_back(d.text);
     v.nodes += solver.nodes();

@@ -264,6 +264,7 @@ TEST(Verify, AnUndecidedWinIsConfirmedWhenTheBooksMateHolds) {
   EXPECT_EQ(rep.verdict.kind, VerdictKind::kConfirmed) << rep.verdict.reason;
   EXPECT_EQ(rep.verdict.mate_plies, 5);
   EXPECT_NE(rep.verdict.reason.find("book's mate in 5 plies holds"), std::string::npos) << rep.verdict.reason;
+  EXPECT_EQ(rep.verdict.pv, best.verdict.pv);  // the book's line, in coordinates
   // Without the book the same budget leaves it open.
   ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), UndecidedSolveWithReserve(), &rep).ok());
   EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven);
