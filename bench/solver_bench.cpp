@@ -88,6 +88,8 @@ int main(int argc, char** argv) {
   int jobs = 2, every = 1;
   std::string markdown, tb_dir;
   size_t hash_mib = 0;
+  bool book_walk = true;
+  double walk_share = 0;
   bool cpu_clock = true;  // seconds of the solving thread's CPU time (--wall-clock: of the clock)
   uint64_t nodes = 0;  // a node budget instead of seconds: the same work on a busy machine
   std::vector<std::string> paths;
@@ -101,6 +103,8 @@ int main(int argc, char** argv) {
     else if (a == "--wall-clock") cpu_clock = false;
     else if (a == "--nodes" && i + 1 < argc) nodes = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--hash" && i + 1 < argc) hash_mib = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--no-book-walk") book_walk = false;
+    else if (a == "--walk-share" && i + 1 < argc) walk_share = std::atof(argv[++i]);
     else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr,
                    "usage: solver_bench [--seconds S] [--jobs J] [--every N] [--nodes N] [--wall-clock] [--hash MB] [--tb DIR] "
@@ -144,6 +148,8 @@ int main(int argc, char** argv) {
   vo.solve.max_nodes = nodes;
   vo.solve.cpu_clock = cpu_clock;
   if (hash_mib) vo.solve.tt_bytes = hash_mib << 20;
+  vo.book_walk = book_walk;
+  vo.book_walk_share = walk_share;
   std::unique_ptr<TablebaseOracle> tables;
   std::shared_ptr<const Variant> xiangqi;
   if (!tb_dir.empty()) {

@@ -80,6 +80,12 @@ def section(name, rs):
         lines += [f"**Confirmed along the book's line** ({len(by_book)}): the solve left the claim open; the book's "
                   "mating line holds, every defence searched to its length (the mate is an upper bound): "
                   + ", ".join(f"{r['puzzle']} ({r['mate']})" for r in by_book) + ".", ""]
+    walked = [r for r in confirmed if r["reason"].startswith("proved along the book's line")]
+    if walked:
+        lines += [f"**Proved along the book's line** ({len(walked)}): the solve left the claim open; each position of "
+                  "the book's main line was proved won from its end back to the start by the unbounded full-width "
+                  "search (the mate is the proof's length, an upper bound): "
+                  + ", ".join(f"{r['puzzle']} ({r['mate']})" for r in walked) + ".", ""]
     failing = [(r["puzzle"], x) for r in unproven for x in r["book"].split("; ") if "does not hold" in x]
     if failing:
         lines += [f"**Book mates that do not hold** ({len(failing)}): the claim is unproven, and along the book's "

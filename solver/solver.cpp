@@ -473,11 +473,22 @@ int Solver::MateWithin(const Position& pos, Color attacker, int plies, double fr
   return a.status == ProofStatus::kProven ? 1 : a.status == ProofStatus::kDisproven ? 0 : -1;
 }
 
+int Solver::WinFrom(const Position& pos, Color attacker, double fraction, int* plies) {
+  Position p = pos;
+  const Answer a = impl_->Prove(p, {attacker, Mode::kAll, kUnbounded}, fraction);
+  if (plies) *plies = a.status == ProofStatus::kProven ? a.length : -1;
+  return a.status == ProofStatus::kProven ? 1 : a.status == ProofStatus::kDisproven ? 0 : -1;
+}
+
 bool Solver::WinnerToMove(const Position& pos) const {
   return impl_->have_decided && pos.side_to_move() == impl_->decided.attacker;
 }
 
 void Solver::ResetBudget(double seconds, uint64_t nodes) { impl_->Reset(seconds, nodes); }
+void Solver::SetSolveBudget(double seconds, uint64_t nodes) {
+  impl_->opt.max_seconds = seconds;
+  impl_->opt.max_nodes = nodes;
+}
 bool Solver::BudgetExhausted() const { return impl_->budget->exhausted(); }
 uint64_t Solver::nodes() const { return impl_->budget->nodes(); }
 double Solver::seconds() const { return impl_->budget->elapsed(); }

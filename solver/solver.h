@@ -111,12 +111,18 @@ class Solver {
   // bounded) with `fraction` of what is left of the budget: 1 proved, 0
   // disproved (every line searched), -1 undecided.
   int MateWithin(const Position& pos, Color attacker, int plies, double fraction = 1.0);
+  // Whether `attacker` forces a win from `pos` (full width, no depth bound)
+  // with `fraction` of what is left of the budget: 1 proved (*plies: the
+  // proof's mate length, an upper bound), 0 disproved, -1 undecided.
+  int WinFrom(const Position& pos, Color attacker, double fraction = 1.0, int* plies = nullptr);
   // Whether the last solve's winner is the side to move in `pos`.
   bool WinnerToMove(const Position& pos) const;
 
   // Starts a new budget of `seconds` / `nodes` (0 = none) for the calls that
   // follow (Solve starts its own).
   void ResetBudget(double seconds, uint64_t nodes);
+  // The budget the next Solve starts with (the options' until then).
+  void SetSolveBudget(double seconds, uint64_t nodes);
   bool BudgetExhausted() const;
   uint64_t nodes() const;
   double seconds() const;

@@ -244,6 +244,73 @@ int CheckBookMate(const BookLine& book, int max_slack, Solver& solver, VerifyRep
   return length + slack;
 }
 
+// A win claim the solve left open, along the book's main line whatever its
+// end: each position from the line's end back to the root is asked "does
+// the winner force a win from here?" by the unbounded full-width search,
+// so that each proof finds the next one's in the table and only has to
+// deal with the defences the book does not play. The walk stops at the
+// first position not proved. Returns the root's mate length along the
+// proof (an upper bound), or -1 (with a note saying how far it came).
+// The book's variations below `pos` (its continuations `next` from
+// `first` on) proved won for `winner`, deepest first, to warm the table for the main line: every
+// defence the book gives, the winner's first reply only (other winning
+// moves are not needed for a proof). Failures are left to the main line.
+void ProveVariations(const std::vector<MoveNode>& next, size_t first, const Position& pos, Color winner,
+                     Solver& solver) {
+  for (size_t i = first; i < next.size(); ++i) {
+    const MoveNode& n = next[i];
+    if (solver.BudgetExhausted()) return;
+    Move m;
+    Status st = ParseCoordMove(pos, n.move, &m);
+    if (!st.ok()) st = ParseAnyMove(pos, n.move, &m);
+    if (!st.ok()) return;
+    Position after = pos;
+    StateInfo si;
+    after.DoMove(m, &si);
+    ProveVariations(n.next, 0, after, winner, solver);
+    solver.WinFrom(after, winner, 0.5);
+    if (pos.side_to_move() == winner) return;
+  }
+}
+
+int WalkBookLine(const Record& rec, const BookLine& book, Solver& solver, VerifyReport* out) {
+  const std::vector<Position>& at = book.at;
+  const int length = static_cast<int>(book.moves.size());
+  if (length == 0) return -1;
+  const Color winner = at[0].side_to_move();
+  // The tree's continuations at each position of the main line.
+  std::vector<const std::vector<MoveNode>*> tree;
+  for (const std::vector<MoveNode>* v = &rec.moves; !v->empty() && tree.size() < at.size(); v = &(*v)[0].next)
+    tree.push_back(v);
+  for (int j = length; j >= 0; --j) {
+    if (j < static_cast<int>(tree.size()) && tree[j]->size() > 1 && at[j].side_to_move() != winner) {
+      ProveVariations(*tree[j], 1, at[j], winner, solver);
+    }
+    int plies = -1;
+    const int won = solver.WinFrom(at[j], winner, 1.0, &plies);
+    if (won == 1) {
+      if (j == 0) return plies;
+      continue;
+    }
+    BookDeparture dep;
+    dep.ply = j;
+    dep.kind = won == 0 ? BookDeparture::Kind::kThrowsWin : BookDeparture::Kind::kUndecided;
+    const std::string where = j == length ? std::string("the end of the book's line")
+                                          : "the position before move " + std::to_string(j + 1);
+    if (j < length) {
+      dep.move = MoveToCoord(at[j].variant(), book.moves[j]);
+      dep.human = MoveToHuman(at[j], book.moves[j]);
+    }
+    dep.text = won == 0 ? "the book's main line was followed back from its end: at " + where + ", " +
+                              SideName(at[j], winner) + " has no forced win (every line searched)"
+                        : "the book's main line was proved won from its end back to " + where +
+                              " (of " + std::to_string(length) + " plies), where the budget ran out";
+    out->book.push_back(dep);
+    return -1;
+  }
+  return -1;
+}
+
 }  // namespace
 
 Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyReport* out) {
@@ -283,6 +350,19 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
     so.max_nodes = static_cast<uint64_t>(so.max_nodes * (1 - options.book_share));
   }
   Solver solver(so);
+  // The walk along the book's line first, with its share (the solve then
+  // finds the walk's proofs in the table).
+  int walked_first = -1;
+  std::vector<BookDeparture> walk_notes;
+  if (options.book_walk && options.book_walk_share > 0 && !book.moves.empty()) {
+    solver.ResetBudget(total_s * options.book_walk_share, static_cast<uint64_t>(total_n * options.book_walk_share));
+    VerifyReport tmp;
+    walked_first = WalkBookLine(rec, book, solver, &tmp);
+    walk_notes = tmp.book;
+    so.max_seconds = total_s > 0 ? std::max(0.0, total_s - solver.seconds()) : 0;
+    so.max_nodes = total_n > 0 ? total_n - std::min(total_n, solver.nodes()) : 0;
+  }
+  solver.SetSolveBudget(so.max_seconds, so.max_nodes);
   const SolveResult sr = solver.Solve(root);
   out->solve = sr;
 
@@ -343,8 +423,23 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   if (options.audit_book && !rec.moves.empty() && sr.result == Claim::kUnknown && claim == Claim::kWin &&
       !sr.no_win) {
     reset_to_what_is_left();
-    const int mate = CheckBookMate(book, options.book_slack, solver, out);
-    if (mate > 0) {
+    int mate = CheckBookMate(book, options.book_slack, solver, out);
+    bool walked = false;
+    if (mate < 0 && options.book_walk && !solver.BudgetExhausted()) {
+      mate = WalkBookLine(rec, book, solver, out);
+      walked = mate > 0;
+    }
+    if (walked) {
+      v.kind = VerdictKind::kConfirmed;
+      v.proven = Claim::kWin;
+      v.mate_plies = mate;
+      v.reason = "proved along the book's line, from its end back to the start: a forced mate within " + Plies(mate) +
+                 " (the proof's length, not the shortest)";
+      out->solve.result = Claim::kWin;
+      out->solve.proof = ProofKind::kFullWidth;
+      out->solve.mate_plies = mate;
+      for (Move m : book.moves) v.pv.push_back(MoveToCoord(*variant, m));
+    } else if (mate > 0) {
       v.kind = VerdictKind::kConfirmed;
       v.proven = Claim::kWin;
       v.mate_plies = mate;

@@ -30,6 +30,10 @@ struct VerifyOptions {
   // 0.3 confirmed 4 puzzles fewer (5 lost at the edge of the solve's
   // budget, 1 gained along the book's line).
   double book_share = 0;
+  // A win claim still open after that: prove the book's main line from its
+  // end back to the start (each position by the unbounded search).
+  bool book_walk = true;
+  double book_walk_share = 0;
 };
 
 // Where the book's main line departs from best play.

@@ -295,6 +295,7 @@ TEST(Verify, AnUndecidedWinNamesTheDefenceWhereTheBooksMateFails) {
   ASSERT_EQ(book.size(), 3u);
   VerifyOptions o = UndecidedSolveWithReserve();
   o.book_slack = 0;
+  o.book_walk = false;  // (the walk along the line would prove the win: below)
   VerifyReport rep;
   ASSERT_TRUE(VerifyRecord(Rec(kMateIn5WithAWeakDefence, Claim::kWin, book), o, &rep).ok());
   EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven);
@@ -312,6 +313,60 @@ TEST(Verify, AnUndecidedWinNamesTheDefenceWhereTheBooksMateFails) {
   Position p = Played(kMateIn5WithAWeakDefence, {book[0], escape});
   EXPECT_FALSE(MatesWithin(p, 1)) << escape;
   EXPECT_EQ(rep.verdict.book_notes.size(), 1u);
+  // The book's mate fails, the position is still won: the walk along the
+  // book's line proves it and the note stays.
+  o.book_walk = true;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5WithAWeakDefence, Claim::kWin, book), o, &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kConfirmed) << rep.verdict.reason;
+  ASSERT_FALSE(rep.book.empty());
+  EXPECT_NE(rep.book[0].text.find("does not hold"), std::string::npos) << rep.book[0].text;
+}
+
+TEST(Verify, AnUndecidedWinIsProvedAlongABookLineThatStopsBeforeMate) {
+  // The book gives the first two plies of a mate in 5 and stops ("Red
+  // wins"): no mate to check backwards, so the line is proved won from its
+  // end back to the start.
+  VerifyReport best;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), Quick(), &best).ok());
+  ASSERT_EQ(best.verdict.pv.size(), 5u);
+  const std::vector<std::string> book(best.verdict.pv.begin(), best.verdict.pv.begin() + 2);
+  VerifyOptions o = UndecidedSolveWithReserve();
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin, book), o, &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kConfirmed) << rep.verdict.reason;
+  EXPECT_NE(rep.verdict.reason.find("proved along the book's line"), std::string::npos) << rep.verdict.reason;
+  EXPECT_GE(rep.verdict.mate_plies, 5);
+  EXPECT_EQ(rep.verdict.mate_plies % 2, 1);
+  EXPECT_EQ(rep.verdict.pv, book);
+  {
+    // The book's other defences at Black's move are proved first; one that
+    // does not parse is passed over.
+    Record r = Rec(kMateIn5, Claim::kWin, book);
+    Position p = Played(kMateIn5, {book[0]});
+    MoveList replies;
+    p.GenerateLegal(&replies);
+    for (Move m : replies)
+      if (MoveToCoord(p.variant(), m) != book[1]) r.moves[0].next.push_back({MoveToCoord(p.variant(), m), "", {}});
+    r.moves[0].next.push_back({"z9z9", "", {}});
+    ASSERT_GT(r.moves[0].next.size(), 2u);
+    VerifyReport with_variations;
+    ASSERT_TRUE(VerifyRecord(r, o, &with_variations).ok());
+    EXPECT_EQ(with_variations.verdict.kind, VerdictKind::kConfirmed) << with_variations.verdict.reason;
+    EXPECT_EQ(with_variations.verdict.pv, book);
+  }
+  // Without the walk the same budget leaves it open.
+  o.book_walk = false;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin, book), o, &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven);
+  // With too little left for the walk it says how far it came: knight
+  // against advisor (a win in about 36 plies) with a few thousand nodes.
+  o = UndecidedSolveWithReserve();
+  o.audit_reserve = 100;  // 2,000 nodes (the budget is polled every 1,024)
+  ASSERT_TRUE(VerifyRecord(Rec("9/9/3ak4/9/9/9/9/9/2N6/3K5 w", Claim::kWin, {"c1e2"}), o, &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven);
+  ASSERT_FALSE(rep.book.empty());
+  EXPECT_EQ(rep.book.back().kind, BookDeparture::Kind::kUndecided);
+  EXPECT_NE(rep.book.back().text.find("budget ran out"), std::string::npos) << rep.book.back().text;
 }
 
 TEST(Verify, BestBookLineHasNoDepartures) {
