@@ -4,7 +4,8 @@
 // cooks, the book lines that are not best play).
 //
 //   build/bench/solver_bench [--seconds S | --nodes N] [--wall-clock] [--jobs J] [--every N]
-//                            [--hash MB] [--tb DIR] [--markdown FILE] [PATH...]
+//                            [--hash MB] [--tb DIR] [--walk-share F] [--no-book-walk]
+//                            [--markdown FILE] [PATH...]
 //
 // --tb DIR probes the endgame tables in DIR at the root and at the leaves
 // (build them with bench/solver_tables.sh; their build time is reported
@@ -14,6 +15,9 @@
 // the machine's load. Seconds are each solving thread's CPU seconds (the
 // target is "10 s on one core", and the machine may be shared);
 // --wall-clock counts the clock instead.
+// --walk-share F gives the walk along the book's line that share of each
+// puzzle's budget before the solve (default: VerifyOptions's);
+// --no-book-walk leaves the walk out (before and after the solve).
 // Default paths: ../shared/data/xqf/适情雅趣550局/先胜局 and
 // ../shared/data/lines/梦入神机.eglib (records without a claim are taken as
 // "win", as every composition of those books is). Default: 10 s per puzzle,
@@ -89,7 +93,7 @@ int main(int argc, char** argv) {
   std::string markdown, tb_dir;
   size_t hash_mib = 0;
   bool book_walk = true;
-  double walk_share = 0;
+  double walk_share = VerifyOptions().book_walk_share;
   bool cpu_clock = true;  // seconds of the solving thread's CPU time (--wall-clock: of the clock)
   uint64_t nodes = 0;  // a node budget instead of seconds: the same work on a busy machine
   std::vector<std::string> paths;

@@ -341,35 +341,32 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   SolveOptions so = options.solve;
   const double total_s = so.max_seconds;
   const uint64_t total_n = so.max_nodes;
-  // A win claim with a mating book line may keep a share of the budget for
-  // checking that line, in case the solve cannot decide (book_share; by
-  // default the check takes what the solve leaves).
   const BookLine book = options.audit_book && rec.claimed == Claim::kWin ? PlayMainLine(rec, root) : BookLine{};
-  if (book.Mates() && options.book_share > 0) {
-    so.max_seconds *= 1 - options.book_share;
-    so.max_nodes = static_cast<uint64_t>(so.max_nodes * (1 - options.book_share));
-  }
   Solver solver(so);
-  // The walk along the book's line first, with its share (the solve then
-  // finds the walk's proofs in the table).
+  // A win claim with a book line: the line is proved from its end first,
+  // with its share of the budget; the solve gets the rest and finds the
+  // walk's proofs in the table (a proved start decides it at once).
   int walked_first = -1;
-  std::vector<BookDeparture> walk_notes;
+  double walk_s = 0;
+  uint64_t walk_n = 0;
   if (options.book_walk && options.book_walk_share > 0 && !book.moves.empty()) {
-    solver.ResetBudget(total_s * options.book_walk_share, static_cast<uint64_t>(total_n * options.book_walk_share));
-    VerifyReport tmp;
-    walked_first = WalkBookLine(rec, book, solver, &tmp);
-    walk_notes = tmp.book;
-    so.max_seconds = total_s > 0 ? std::max(0.0, total_s - solver.seconds()) : 0;
-    so.max_nodes = total_n > 0 ? total_n - std::min(total_n, solver.nodes()) : 0;
+    solver.ResetBudget(total_s > 0 ? std::max(1e-3, total_s * options.book_walk_share) : 0,
+                       total_n > 0 ? std::max<uint64_t>(1, static_cast<uint64_t>(total_n * options.book_walk_share)) : 0);
+    VerifyReport first_walk;  // its notes are superseded by the walk after the solve
+    walked_first = WalkBookLine(rec, book, solver, &first_walk);
+    walk_s = solver.seconds();
+    walk_n = solver.nodes();
+    // (Never 0, which means "no limit": the walk may have used it all.)
+    solver.SetSolveBudget(total_s > 0 ? std::max(1e-3, total_s - walk_s) : 0,
+                          total_n > 0 ? std::max<uint64_t>(1, total_n - std::min(total_n, walk_n)) : 0);
   }
-  solver.SetSolveBudget(so.max_seconds, so.max_nodes);
   const SolveResult sr = solver.Solve(root);
   out->solve = sr;
 
   v.proven = sr.result;
   v.mate_plies = sr.mate_plies;
-  v.nodes = sr.nodes;
-  v.seconds = sr.seconds;
+  v.nodes = walk_n + sr.nodes;
+  v.seconds = walk_s + sr.seconds;
   {
     Position p = root;
     for (Move m : sr.pv) {
@@ -397,6 +394,8 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   } else if (sr.result == claim) {
     v.kind = VerdictKind::kConfirmed;
     v.reason = sr.note;
+    if (walked_first > 0)
+      v.reason = "the book's line proved first, from its end back to the start" + (v.reason.empty() ? "" : "; " + v.reason);
   } else {
     v.kind = VerdictKind::kRefuted;
     std::ostringstream why;
@@ -414,9 +413,11 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   // The book line, with whatever budget is left.
   auto reset_to_what_is_left = [&] {
     // What the solve left of the puzzle's budget, and at least the audit's reserve.
-    const double left_s = total_s > 0 ? std::max(total_s * options.audit_reserve, total_s - sr.seconds) : 0;
+    const double used_s = walk_s + sr.seconds;
+    const uint64_t used_n = walk_n + sr.nodes;
+    const double left_s = total_s > 0 ? std::max(total_s * options.audit_reserve, total_s - used_s) : 0;
     const uint64_t reserve_n = static_cast<uint64_t>(total_n * options.audit_reserve);
-    const uint64_t left_n = total_n > 0 ? std::max(reserve_n, total_n > sr.nodes ? total_n - sr.nodes : 0) : 0;
+    const uint64_t left_n = total_n > 0 ? std::max(reserve_n, total_n > used_n ? total_n - used_n : 0) : 0;
     solver.ResetBudget(left_s, left_n);
   };
   for (const std::vector<MoveNode>* n = &rec.moves; !n->empty(); n = &(*n)[0].next) ++out->book_plies;
@@ -426,6 +427,7 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
     int mate = CheckBookMate(book, options.book_slack, solver, out);
     bool walked = false;
     if (mate < 0 && options.book_walk && !solver.BudgetExhausted()) {
+      // (Goes on where a first walk stopped: its proofs are in the table.)
       mate = WalkBookLine(rec, book, solver, out);
       walked = mate > 0;
     }

@@ -24,16 +24,13 @@ struct VerifyOptions {
   // this many plies more in all (books often leave out delaying checks and
   // interpositions).
   int book_slack = 8;
-  // Share of the budget kept for that check when the claim is a win and the
-  // book's main line ends in mate (the solve gets the rest). 0: the check
-  // takes what the solve leaves, at least audit_reserve. On 适情雅趣 先胜局
-  // 0.3 confirmed 4 puzzles fewer (5 lost at the edge of the solve's
-  // budget, 1 gained along the book's line).
-  double book_share = 0;
-  // A win claim still open after that: prove the book's main line from its
-  // end back to the start (each position by the unbounded search).
+  // A win claim still open after that: the book's main line is proved won
+  // from its end back to the start (each position by the unbounded
+  // full-width search, the book's other defences first).
   bool book_walk = true;
-  double book_walk_share = 0;
+  // Share of the budget that walk gets before the solve (the solve then
+  // finds its proofs in the table); after the solve it takes what is left.
+  double book_walk_share = 0.3;
 };
 
 // Where the book's main line departs from best play.

@@ -232,6 +232,7 @@ VerifyOptions UndecidedSolveWithReserve() {
   VerifyOptions o = Quick();
   o.solve.max_nodes = 20;
   o.audit_reserve = 20'000;  // 400,000 nodes for the book
+  o.book_walk_share = 0;     // (the budget is polled every 1,024 nodes: a first walk would get those)
   return o;
 }
 
@@ -367,6 +368,26 @@ TEST(Verify, AnUndecidedWinIsProvedAlongABookLineThatStopsBeforeMate) {
   ASSERT_FALSE(rep.book.empty());
   EXPECT_EQ(rep.book.back().kind, BookDeparture::Kind::kUndecided);
   EXPECT_NE(rep.book.back().text.find("budget ran out"), std::string::npos) << rep.book.back().text;
+}
+
+TEST(Verify, TheBookLineIsProvedBeforeTheSolveWithItsShare) {
+  // With a share of the budget the walk runs first; the solve finds its
+  // proofs and still gives the shortest mate.
+  VerifyReport best;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), Quick(), &best).ok());
+  const std::vector<std::string> book(best.verdict.pv.begin(), best.verdict.pv.begin() + 2);
+  VerifyOptions o = Quick();
+  o.book_walk_share = 0.3;
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin, book), o, &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kConfirmed);
+  EXPECT_EQ(rep.verdict.reason.rfind("the book's line proved first", 0), 0u) << rep.verdict.reason;
+  EXPECT_EQ(rep.verdict.mate_plies, 5);
+  EXPECT_TRUE(rep.solve.mate_exact);
+  o.book_walk_share = 0;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin, book), o, &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kConfirmed);
+  EXPECT_EQ(rep.verdict.reason.find("the book's line proved first"), std::string::npos) << rep.verdict.reason;
 }
 
 TEST(Verify, BestBookLineHasNoDepartures) {
