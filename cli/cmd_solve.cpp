@@ -343,6 +343,7 @@ void RegisterVerify(CLI::App& app) {
   auto redo = std::make_shared<bool>(false);
   auto no_book = std::make_shared<bool>(false);
   auto book_slack = std::make_shared<int>(VerifyOptions().book_slack);
+  auto book_walk_share = std::make_shared<double>(VerifyOptions().book_walk_share);
   auto assume = std::make_shared<std::string>();
   auto show = std::make_shared<bool>(false);
   cmd->add_option("paths", *paths, "XQF / eglib / FEN-list / PGN files or folders (read through the importer)");
@@ -357,6 +358,10 @@ void RegisterVerify(CLI::App& app) {
                   "A win the search leaves open is checked along the book's mating line; plies it may take beyond "
                   "the book's length where a book defence is not the longest (default 8)")
       ->check(CLI::Range(0, 64));
+  cmd->add_option("--book-walk-share", *book_walk_share,
+                  "Share of each puzzle's budget for proving a claimed win along the book's main line, from its end "
+                  "back to the start, before the solve (0: only with what the solve leaves; default 0.3)")
+      ->check(CLI::Range(0.0, 0.9));
   cmd->add_option("--claim", *assume,
                   "Claim to check for records that carry none (line lists): win, draw or loss for the side to move")
       ->check(CLI::IsMember({"win", "draw", "loss"}));
@@ -428,6 +433,7 @@ void RegisterVerify(CLI::App& app) {
     vo.solve = search->Make(tb.oracle.get(), search->nodes > 0);
     vo.audit_book = !*no_book;
     vo.book_slack = *book_slack;
+    vo.book_walk_share = *book_walk_share;
 
     signal(SIGINT, OnSolveInterrupt);
     const auto t0 = std::chrono::steady_clock::now();

@@ -244,17 +244,11 @@ int CheckBookMate(const BookLine& book, int max_slack, Solver& solver, VerifyRep
   return length + slack;
 }
 
-// A win claim the solve left open, along the book's main line whatever its
-// end: each position from the line's end back to the root is asked "does
-// the winner force a win from here?" by the unbounded full-width search,
-// so that each proof finds the next one's in the table and only has to
-// deal with the defences the book does not play. The walk stops at the
-// first position not proved. Returns the root's mate length along the
-// proof (an upper bound), or -1 (with a note saying how far it came).
-// The book's variations below `pos` (its continuations `next` from
-// `first` on) proved won for `winner`, deepest first, to warm the table for the main line: every
-// defence the book gives, the winner's first reply only (other winning
-// moves are not needed for a proof). Failures are left to the main line.
+// The book's variations below `pos` (its continuations `next` from `first`
+// on) proved won for `winner`, deepest first, to warm the table for the
+// main line: every defence the book gives, the winner's first reply only
+// (other winning moves are not needed for a proof). Failures are left to
+// the main line.
 void ProveVariations(const std::vector<MoveNode>& next, size_t first, const Position& pos, Color winner,
                      Solver& solver) {
   for (size_t i = first; i < next.size(); ++i) {
@@ -273,6 +267,14 @@ void ProveVariations(const std::vector<MoveNode>& next, size_t first, const Posi
   }
 }
 
+// A claimed win along the book's main line, whatever its end: each
+// position from the line's end back to the start is asked "does the
+// winner force a win from here?" by the unbounded full-width search, so
+// that each proof finds the next one's in the table and only has to deal
+// with the defences the book does not play (the book's own variations are
+// proved first). The walk stops at the first position not proved. Returns
+// the start's mate length along the proof (an upper bound), or -1 with a
+// note saying where it stopped.
 int WalkBookLine(const Record& rec, const BookLine& book, Solver& solver, VerifyReport* out) {
   const std::vector<Position>& at = book.at;
   const int length = static_cast<int>(book.moves.size());
@@ -294,17 +296,28 @@ int WalkBookLine(const Record& rec, const BookLine& book, Solver& solver, Verify
     }
     BookDeparture dep;
     dep.ply = j;
-    dep.kind = won == 0 ? BookDeparture::Kind::kThrowsWin : BookDeparture::Kind::kUndecided;
-    const std::string where = j == length ? std::string("the end of the book's line")
-                                          : "the position before move " + std::to_string(j + 1);
-    if (j < length) {
+    const std::string who = SideName(at[j], winner);
+    if (won == -1) {
+      dep.kind = BookDeparture::Kind::kUndecided;
+      if (j < length) dep.text = "the book's main line was proved won from its end back to the position after move " +
+                                 std::to_string(j + 1) + " (of " + Plies(length) + "); the budget ran out before move " +
+                                 std::to_string(j + 1);
+      else dep.text = "the budget ran out before the end of the book's main line (after " + Plies(length) +
+                      ") was proved won";
+    } else if (j < length && at[j].side_to_move() != winner) {
+      // The position after the book's defence is won, the one before is not.
+      dep.kind = BookDeparture::Kind::kShortens;
       dep.move = MoveToCoord(at[j].variant(), book.moves[j]);
       dep.human = MoveToHuman(at[j], book.moves[j]);
+      dep.text = "move " + std::to_string(j + 1) + " " + dep.human + " (" + dep.move + ", " +
+                 SideName(at[j], at[j].side_to_move()) + "): not the best defence — after another reply " + who +
+                 " has no forced win (every line searched)";
+    } else {
+      dep.kind = BookDeparture::Kind::kThrowsWin;
+      dep.text = (j == length ? "the book's main line ends in a position where " + who
+                              : "before move " + std::to_string(j + 1) + " of the book's main line " + who) +
+                 " has no forced win (every line searched)";
     }
-    dep.text = won == 0 ? "the book's main line was followed back from its end: at " + where + ", " +
-                              SideName(at[j], winner) + " has no forced win (every line searched)"
-                        : "the book's main line was proved won from its end back to " + where +
-                              " (of " + std::to_string(length) + " plies), where the budget ran out";
     out->book.push_back(dep);
     return -1;
   }
@@ -431,31 +444,26 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
       mate = WalkBookLine(rec, book, solver, out);
       walked = mate > 0;
     }
-    if (walked) {
+    if (mate > 0) {
       v.kind = VerdictKind::kConfirmed;
       v.proven = Claim::kWin;
       v.mate_plies = mate;
-      v.reason = "proved along the book's line, from its end back to the start: a forced mate within " + Plies(mate) +
-                 " (the proof's length, not the shortest)";
       out->solve.result = Claim::kWin;
       out->solve.proof = ProofKind::kFullWidth;
       out->solve.mate_plies = mate;
       for (Move m : book.moves) v.pv.push_back(MoveToCoord(*variant, m));
+    }
+    const int book_len = out->book_plies;
+    if (walked) {
+      v.reason = "proved along the book's line, from its end back to the start: a forced mate within " + Plies(mate) +
+                 " (the proof's length, not the shortest)";
     } else if (mate > 0) {
-      v.kind = VerdictKind::kConfirmed;
-      v.proven = Claim::kWin;
-      v.mate_plies = mate;
-      const int book_len = out->book_plies;
       v.reason = mate == book_len ? "the book's mate in " + Plies(mate) +
                                         " holds: every defence searched to that depth (the shortest mate not tightened)"
                                   : "the book's line mates within " + Plies(mate) + " (the book's " +
                                         Plies(book_len) + " and " + Plies(mate - book_len) +
                                         " for better defences): every defence searched to that depth (the shortest "
                                         "mate not tightened)";
-      out->solve.result = Claim::kWin;
-      out->solve.proof = ProofKind::kFullWidth;
-      out->solve.mate_plies = mate;
-      for (Move m : book.moves) v.pv.push_back(MoveToCoord(*variant, m));
     }
     for (const BookDeparture& d : out->book) v.book_notes.push_back(d.text);
     v.nodes += solver.nodes();
