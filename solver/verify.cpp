@@ -257,7 +257,7 @@ void ProveVariations(const std::vector<MoveNode>& next, size_t first, const Posi
     Move m;
     Status st = ParseCoordMove(pos, n.move, &m);
     if (!st.ok()) st = ParseAnyMove(pos, n.move, &m);
-    if (!st.ok()) return;
+    if (!st.ok()) continue;  // a bad variation in a book: the others still help
     Position after = pos;
     StateInfo si;
     after.DoMove(m, &si);

@@ -348,7 +348,7 @@ TEST(Verify, AnUndecidedWinIsProvedAlongABookLineThatStopsBeforeMate) {
     p.GenerateLegal(&replies);
     for (Move m : replies)
       if (MoveToCoord(p.variant(), m) != book[1]) r.moves[0].next.push_back({MoveToCoord(p.variant(), m), "", {}});
-    r.moves[0].next.push_back({"z9z9", "", {}});
+    r.moves[0].next.insert(r.moves[0].next.begin() + 1, {"z9z9", "", {}});
     ASSERT_GT(r.moves[0].next.size(), 2u);
     VerifyReport with_variations;
     ASSERT_TRUE(VerifyRecord(r, o, &with_variations).ok());
