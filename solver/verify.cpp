@@ -66,8 +66,7 @@ void Audit(const Record& rec, const Position& root, Solver& solver, const SolveR
     dep.ply = static_cast<int>(i);
     dep.move = line[i];
     Move m;
-    Status st = ParseCoordMove(pos, line[i], &m);
-    if (!st.ok()) st = ParseAnyMove(pos, line[i], &m);
+    const Status st = ParseAnyMove(pos, line[i], &m);  // coordinates first, then the variant's notations
     if (!st.ok()) {
       dep.kind = BookDeparture::Kind::kIllegal;
       dep.text = "move " + std::to_string(i + 1) + " (" + line[i] + ") is not legal here: " + st.message();
@@ -138,6 +137,8 @@ void Audit(const Record& rec, const Position& root, Solver& solver, const SolveR
 struct BookLine {
   std::vector<Position> at;
   std::vector<Move> moves;
+  // The book's continuations at at[j] (moves[j] is the first of them).
+  std::vector<const std::vector<MoveNode>*> next;
   // The line ends in mate (or a losing stalemate) given by the side to move.
   bool Mates() const {
     return !moves.empty() && moves.size() % 2 == 1 && LostHere(at.back());
@@ -149,10 +150,9 @@ BookLine PlayMainLine(const Record& rec, const Position& root) {
   b.at.push_back(root);
   for (const std::vector<MoveNode>* v = &rec.moves; !v->empty(); v = &(*v)[0].next) {
     Move m;
-    Status st = ParseCoordMove(b.at.back(), (*v)[0].move, &m);
-    if (!st.ok()) st = ParseAnyMove(b.at.back(), (*v)[0].move, &m);
-    if (!st.ok()) return {};  // the audit of a decided puzzle reports such lines
+    if (!ParseAnyMove(b.at.back(), (*v)[0].move, &m).ok()) return {};  // the audit of a decided puzzle reports such lines
     b.moves.push_back(m);
+    b.next.push_back(v);
     Position next = b.at.back();
     StateInfo si;
     next.DoMove(m, &si);
@@ -255,9 +255,7 @@ void ProveVariations(const std::vector<MoveNode>& next, size_t first, const Posi
     const MoveNode& n = next[i];
     if (solver.BudgetExhausted()) return;
     Move m;
-    Status st = ParseCoordMove(pos, n.move, &m);
-    if (!st.ok()) st = ParseAnyMove(pos, n.move, &m);
-    if (!st.ok()) continue;  // a bad variation in a book: the others still help
+    if (!ParseAnyMove(pos, n.move, &m).ok()) continue;  // a bad variation in a book: the others still help
     Position after = pos;
     StateInfo si;
     after.DoMove(m, &si);
@@ -275,19 +273,14 @@ void ProveVariations(const std::vector<MoveNode>& next, size_t first, const Posi
 // proved first). The walk stops at the first position not proved. Returns
 // the start's mate length along the proof (an upper bound), or -1 with a
 // note saying where it stopped.
-int WalkBookLine(const Record& rec, const BookLine& book, Solver& solver, VerifyReport* out) {
+int WalkBookLine(const BookLine& book, Solver& solver, std::vector<BookDeparture>* notes) {
   const std::vector<Position>& at = book.at;
   const int length = static_cast<int>(book.moves.size());
   if (length == 0) return -1;
   const Color winner = at[0].side_to_move();
-  // The tree's continuations at each position of the main line.
-  std::vector<const std::vector<MoveNode>*> tree;
-  for (const std::vector<MoveNode>* v = &rec.moves; !v->empty() && tree.size() < at.size(); v = &(*v)[0].next)
-    tree.push_back(v);
   for (int j = length; j >= 0; --j) {
-    if (j < static_cast<int>(tree.size()) && tree[j]->size() > 1 && at[j].side_to_move() != winner) {
-      ProveVariations(*tree[j], 1, at[j], winner, solver);
-    }
+    if (j < length && book.next[j]->size() > 1 && at[j].side_to_move() != winner)
+      ProveVariations(*book.next[j], 1, at[j], winner, solver);
     int plies = -1;
     const int won = solver.WinFrom(at[j], winner, 1.0, &plies);
     if (won == 1) {
@@ -318,7 +311,7 @@ int WalkBookLine(const Record& rec, const BookLine& book, Solver& solver, Verify
                               : "before move " + std::to_string(j + 1) + " of the book's main line " + who) +
                  " has no forced win (every line searched)";
     }
-    out->book.push_back(dep);
+    if (notes) notes->push_back(dep);
     return -1;
   }
   return -1;
@@ -365,8 +358,7 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   if (options.book_walk && options.book_walk_share > 0 && !book.moves.empty()) {
     solver.ResetBudget(total_s > 0 ? std::max(1e-3, total_s * options.book_walk_share) : 0,
                        total_n > 0 ? std::max<uint64_t>(1, static_cast<uint64_t>(total_n * options.book_walk_share)) : 0);
-    VerifyReport first_walk;  // its notes are superseded by the walk after the solve
-    walked_first = WalkBookLine(rec, book, solver, &first_walk);
+    walked_first = WalkBookLine(book, solver, nullptr);  // (the walk after the solve, if any, makes the notes)
     walk_s = solver.seconds();
     walk_n = solver.nodes();
     // (Never 0, which means "no limit": the walk may have used it all.)
@@ -441,7 +433,7 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
     bool walked = false;
     if (mate < 0 && options.book_walk && !solver.BudgetExhausted()) {
       // (Goes on where a first walk stopped: its proofs are in the table.)
-      mate = WalkBookLine(rec, book, solver, out);
+      mate = WalkBookLine(book, solver, &out->book);
       walked = mate > 0;
     }
     if (mate > 0) {
