@@ -480,6 +480,13 @@ int Solver::WinFrom(const Position& pos, Color attacker, double fraction, int* p
   return a.status == ProofStatus::kProven ? 1 : a.status == ProofStatus::kDisproven ? 0 : -1;
 }
 
+int Solver::KnownWin(const Position& pos, Color attacker) const {
+  uint16_t proof_len;
+  int16_t disproof_depth;
+  impl_->prover->Facts(pos, {attacker, Mode::kAll, kUnbounded}, &proof_len, &disproof_depth);
+  return proof_len != kNoProof ? 1 : disproof_depth == static_cast<int16_t>(kUnbounded) ? 0 : -1;
+}
+
 bool Solver::WinnerToMove(const Position& pos) const {
   return impl_->have_decided && pos.side_to_move() == impl_->decided.attacker;
 }

@@ -115,6 +115,9 @@ class Solver {
   // with `fraction` of what is left of the budget: 1 proved (*plies: the
   // proof's mate length, an upper bound), 0 disproved, -1 undecided.
   int WinFrom(const Position& pos, Color attacker, double fraction = 1.0, int* plies = nullptr);
+  // What the table already knows of the same question, without searching:
+  // 1 proved, 0 disproved, -1 nothing.
+  int KnownWin(const Position& pos, Color attacker) const;
   // Whether the last solve's winner is the side to move in `pos`.
   bool WinnerToMove(const Position& pos) const;
 

@@ -265,6 +265,27 @@ void ProveVariations(const std::vector<MoveNode>& next, size_t first, const Posi
   }
 }
 
+// A reply at `p` other than the book's `played` after which `winner` has no
+// forced win, named for a note ("" if none is found): the table's facts
+// first (the disproof of `p` left one there), then searches.
+std::string EscapingReply(const Position& p, Move played, Color winner, Solver& solver) {
+  MoveList replies;
+  p.GenerateLegal(&replies);
+  auto name = [&](Move m) { return MoveToHuman(p, m) + " (" + MoveToCoord(p.variant(), m) + ")"; };
+  auto after = [&](Move m) {
+    Position q = p;
+    StateInfo si;
+    q.DoMove(m, &si);
+    return q;
+  };
+  for (Move m : replies)
+    if (m != played && solver.KnownWin(after(m), winner) == 0) return name(m);
+  for (int i = 0; i < replies.size() && !solver.BudgetExhausted(); ++i)
+    if (replies[i] != played && solver.WinFrom(after(replies[i]), winner, 1.0 / (replies.size() - i)) == 0)
+      return name(replies[i]);
+  return "";
+}
+
 // A claimed win along the book's main line, whatever its end: each
 // position from the line's end back to the start is asked "does the
 // winner force a win from here?" by the unbounded full-width search, so
@@ -302,8 +323,10 @@ int WalkBookLine(const BookLine& book, Solver& solver, std::vector<BookDeparture
       dep.kind = BookDeparture::Kind::kShortens;
       dep.move = MoveToCoord(at[j].variant(), book.moves[j]);
       dep.human = MoveToHuman(at[j], book.moves[j]);
+      const std::string escape = EscapingReply(at[j], book.moves[j], winner, solver);
       dep.text = "move " + std::to_string(j + 1) + " " + dep.human + " (" + dep.move + ", " +
-                 SideName(at[j], at[j].side_to_move()) + "): not the best defence — after another reply " + who +
+                 SideName(at[j], at[j].side_to_move()) + "): not the best defence — after " +
+                 (escape.empty() ? std::string("another reply") : escape) + " " + who +
                  " has no forced win (every line searched)";
     } else {
       dep.kind = BookDeparture::Kind::kThrowsWin;

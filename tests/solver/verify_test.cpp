@@ -370,6 +370,37 @@ TEST(Verify, AnUndecidedWinIsProvedAlongABookLineThatStopsBeforeMate) {
   EXPECT_NE(rep.book.back().text.find("budget ran out"), std::string::npos) << rep.book.back().text;
 }
 
+TEST(Verify, TheWalkNamesABookDefenceThatIsNotTheBest) {
+  // After 车一进八 (i1i9) the book's 炮６进２?? (f9f7) allows a mate in one,
+  // but 炮６平４ (f9d9) mates Red in two whatever Red plays: the walk proves
+  // the position after the book's defence won and the one before it not,
+  // and names the reply that escapes.
+  const char* fen = "5c3/9/3Ck4/7r1/9/9/9/9/3K4R/9 w";
+  const std::vector<std::string> book = {"i1i9", "f9f7"};
+  {
+    Position p = Played(fen, book);
+    ASSERT_TRUE(MatesWithin(p, 1));
+  }
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(fen, Claim::kWin, book), UndecidedSolveWithReserve(), &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven) << rep.verdict.reason;
+  ASSERT_EQ(rep.book.size(), 1u);
+  const BookDeparture& d = rep.book[0];
+  EXPECT_EQ(d.kind, BookDeparture::Kind::kShortens) << d.text;
+  EXPECT_EQ(d.ply, 1);
+  EXPECT_EQ(d.move, "f9f7");
+  EXPECT_NE(d.text.find("not the best defence"), std::string::npos) << d.text;
+  EXPECT_EQ(d.text.find("another reply"), std::string::npos) << "no escaping reply named: " << d.text;
+  // The named reply is not the book's, and after it Black mates whatever
+  // Red plays (brute force).
+  const size_t open = d.text.find("after "), paren = d.text.find('(', open), close = d.text.find(')', paren);
+  ASSERT_NE(close, std::string::npos) << d.text;
+  const std::string escape = d.text.substr(paren + 1, close - paren - 1);
+  EXPECT_NE(escape, book[1]);
+  Position p = Played(fen, {book[0], escape});
+  EXPECT_TRUE(MatedWithin(p, 2)) << escape;
+}
+
 TEST(Verify, TheBookLineIsProvedBeforeTheSolveWithItsShare) {
   // With a share of the budget the walk runs first; the solve finds its
   // proofs and still gives the shortest mate.
