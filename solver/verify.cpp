@@ -1,5 +1,6 @@
 #include "solver/verify.h"
 
+#include <algorithm>
 #include <cctype>
 #include <ctime>
 #include <memory>
@@ -340,6 +341,115 @@ int WalkBookLine(const BookLine& book, Solver& solver, std::vector<BookDeparture
   return -1;
 }
 
+// The puzzle's budget (0 = no limit), spent in phases: the walk first, the
+// solve, then the checks of the book's line with what is left.
+struct PuzzleBudget {
+  double total_s;
+  uint64_t total_n;
+  double reserve;  // the book checks get at least this share of the budget
+  double used_s = 0;
+  uint64_t used_n = 0;
+
+  // A share of the whole; never 0, which means "no limit".
+  double Seconds(double share) const { return total_s > 0 ? std::max(1e-3, total_s * share) : 0; }
+  uint64_t Nodes(double share) const {
+    return total_n > 0 ? std::max<uint64_t>(1, static_cast<uint64_t>(total_n * share)) : 0;
+  }
+  // What is not used yet (never 0), or at least the reserve.
+  double SecondsLeft(double floor_share) const {
+    return total_s > 0 ? std::max(Seconds(floor_share), total_s - used_s) : 0;
+  }
+  uint64_t NodesLeft(double floor_share) const {
+    if (total_n == 0) return 0;
+    const uint64_t left = total_n > used_n ? total_n - used_n : 0;
+    return std::max(floor_share > 0 ? Nodes(floor_share) : uint64_t{1}, left);
+  }
+};
+
+// The verdict the solve gives: its result read against the claim, its line
+// and its cooks.
+void VerdictOfSolve(const Position& root, const SolveResult& sr, Claim claim, bool walked_first, Verdict* v) {
+  const Variant& variant = root.variant();
+  v->proven = sr.result;
+  v->mate_plies = sr.mate_plies;
+  {
+    Position p = root;
+    for (Move m : sr.pv) {
+      v->pv.push_back(MoveToCoord(variant, m));
+      StateInfo si;
+      p.DoMove(m, &si);
+    }
+  }
+  for (const FirstMove& f : sr.first_moves)
+    if (f.result == Claim::kWin && (sr.pv.empty() || f.move != sr.pv[0])) v->cooks.push_back(MoveToCoord(variant, f.move));
+
+  const std::string proved_line = sr.pv.empty() ? std::string() : ": " + Line(root, sr.pv);
+  if (sr.result == Claim::kUnknown && claim == Claim::kWin && sr.no_win) {
+    // Not what the position is, but enough to say the claim is false.
+    v->kind = VerdictKind::kRefuted;
+    v->reason = "the side to move cannot force a win (every line searched; repetitions draw, perpetual check loses)";
+  } else if (sr.result == Claim::kUnknown) {
+    v->kind = VerdictKind::kUnproven;
+    v->reason = sr.note.empty() ? "undecided within the budget" : sr.note;
+    if (claim == Claim::kDraw) v->reason += "; a draw needs the tables (--tb) or both sides' searches exhausted";
+  } else if (claim == Claim::kUnknown) {
+    v->kind = VerdictKind::kUnproven;
+    v->reason = std::string("no claim to check; proved: ") + ClaimName(sr.result) + proved_line;
+  } else if (sr.result == claim) {
+    v->kind = VerdictKind::kConfirmed;
+    v->reason = sr.note;
+    if (walked_first)
+      v->reason = "the book's line proved first, from its end back to the start" + (v->reason.empty() ? "" : "; " + v->reason);
+  } else {
+    v->kind = VerdictKind::kRefuted;
+    std::ostringstream why;
+    if (sr.result == Claim::kDraw) {
+      why << "the position is a draw (" << ProofKindName(sr.proof) << ")";
+    } else {
+      const char* side = sr.result == Claim::kWin ? "the side to move wins" : "the side to move loses";
+      why << side;
+      if (sr.mate_plies >= 0) why << " (mate in " << Plies(sr.mate_plies) << (sr.mate_exact ? "" : " or less") << ")";
+      why << proved_line;
+    }
+    v->reason = why.str();
+  }
+}
+
+// A claimed win the solve left open, with what is left of the budget: the
+// book's mate checked from its end, then the walk along the line (going on
+// where a first walk stopped: its proofs are in the table). A proof
+// confirms the claim with the book's line as the PV.
+void ProveOpenWinAlongTheBook(const BookLine& book, const VerifyOptions& options, Solver& solver, VerifyReport* out) {
+  Verdict& v = out->verdict;
+  int mate = CheckBookMate(book, options.book_slack, solver, out);
+  bool walked = false;
+  if (mate < 0 && options.book_walk && !solver.BudgetExhausted()) {
+    mate = WalkBookLine(book, solver, &out->book);
+    walked = mate > 0;
+  }
+  if (mate > 0) {
+    v.kind = VerdictKind::kConfirmed;
+    v.proven = Claim::kWin;
+    v.mate_plies = mate;
+    out->solve.result = Claim::kWin;
+    out->solve.proof = ProofKind::kFullWidth;
+    out->solve.mate_plies = mate;
+    for (Move m : book.moves) v.pv.push_back(MoveToCoord(book.at[0].variant(), m));
+  }
+  const int book_len = out->book_plies;
+  if (walked) {
+    v.reason = "proved along the book's line, from its end back to the start: a forced mate within " + Plies(mate) +
+               " (the proof's length, not the shortest)";
+  } else if (mate > 0) {
+    v.reason = mate == book_len ? "the book's mate in " + Plies(mate) +
+                                      " holds: every defence searched to that depth (the shortest mate not tightened)"
+                                : "the book's line mates within " + Plies(mate) + " (the book's " + Plies(book_len) +
+                                      " and " + Plies(mate - book_len) +
+                                      " for better defences): every defence searched to that depth (the shortest "
+                                      "mate not tightened)";
+  }
+}
+
 }  // namespace
 
 Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyReport* out) {
@@ -366,133 +476,43 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
     v.reason = "bad position: " + st.message();
     return st.WithContext(rec.source.empty() ? rec.title : rec.source);
   }
+  for (const std::vector<MoveNode>* n = &rec.moves; !n->empty(); n = &(*n)[0].next) ++out->book_plies;
 
-  SolveOptions so = options.solve;
-  const double total_s = so.max_seconds;
-  const uint64_t total_n = so.max_nodes;
+  PuzzleBudget budget{options.solve.max_seconds, options.solve.max_nodes, options.audit_reserve};
   const BookLine book = options.audit_book && rec.claimed == Claim::kWin ? PlayMainLine(rec, root) : BookLine{};
-  Solver solver(so);
-  // A win claim with a book line: the line is proved from its end first,
+  Solver solver(options.solve);
+  // 1. A win claim with a book line: the line is proved from its end first,
   // with its share of the budget; the solve gets the rest and finds the
   // walk's proofs in the table (a proved start decides it at once).
-  int walked_first = -1;
-  double walk_s = 0;
-  uint64_t walk_n = 0;
+  bool walked_first = false;
   if (options.book_walk && options.book_walk_share > 0 && !book.moves.empty()) {
-    solver.ResetBudget(total_s > 0 ? std::max(1e-3, total_s * options.book_walk_share) : 0,
-                       total_n > 0 ? std::max<uint64_t>(1, static_cast<uint64_t>(total_n * options.book_walk_share)) : 0);
-    walked_first = WalkBookLine(book, solver, nullptr);  // (the walk after the solve, if any, makes the notes)
-    walk_s = solver.seconds();
-    walk_n = solver.nodes();
-    // (Never 0, which means "no limit": the walk may have used it all.)
-    solver.SetSolveBudget(total_s > 0 ? std::max(1e-3, total_s - walk_s) : 0,
-                          total_n > 0 ? std::max<uint64_t>(1, total_n - std::min(total_n, walk_n)) : 0);
+    solver.ResetBudget(budget.Seconds(options.book_walk_share), budget.Nodes(options.book_walk_share));
+    walked_first = WalkBookLine(book, solver, nullptr) > 0;  // (the walk after the solve, if any, makes the notes)
+    budget.used_s = solver.seconds();
+    budget.used_n = solver.nodes();
+    solver.SetSolveBudget(budget.SecondsLeft(0), budget.NodesLeft(0));
   }
+  // 2. The solve, and the verdict it gives.
   const SolveResult sr = solver.Solve(root);
   out->solve = sr;
+  budget.used_s += sr.seconds;
+  budget.used_n += sr.nodes;
+  VerdictOfSolve(root, sr, rec.claimed, walked_first, &v);
+  v.nodes = budget.used_n;
+  v.seconds = budget.used_s;
 
-  v.proven = sr.result;
-  v.mate_plies = sr.mate_plies;
-  v.nodes = walk_n + sr.nodes;
-  v.seconds = walk_s + sr.seconds;
-  {
-    Position p = root;
-    for (Move m : sr.pv) {
-      v.pv.push_back(MoveToCoord(*variant, m));
-      StateInfo si;
-      p.DoMove(m, &si);
-    }
-  }
-  for (const FirstMove& f : sr.first_moves)
-    if (f.result == Claim::kWin && (sr.pv.empty() || f.move != sr.pv[0])) v.cooks.push_back(MoveToCoord(*variant, f.move));
-
-  const Claim claim = rec.claimed;
-  const std::string proved_line = sr.pv.empty() ? std::string() : ": " + Line(root, sr.pv);
-  if (sr.result == Claim::kUnknown && claim == Claim::kWin && sr.no_win) {
-    // Not what the position is, but enough to say the claim is false.
-    v.kind = VerdictKind::kRefuted;
-    v.reason = "the side to move cannot force a win (every line searched; repetitions draw, perpetual check loses)";
-  } else if (sr.result == Claim::kUnknown) {
-    v.kind = VerdictKind::kUnproven;
-    v.reason = sr.note.empty() ? "undecided within the budget" : sr.note;
-    if (claim == Claim::kDraw) v.reason += "; a draw needs the tables (--tb) or both sides' searches exhausted";
-  } else if (claim == Claim::kUnknown) {
-    v.kind = VerdictKind::kUnproven;
-    v.reason = std::string("no claim to check; proved: ") + ClaimName(sr.result) + proved_line;
-  } else if (sr.result == claim) {
-    v.kind = VerdictKind::kConfirmed;
-    v.reason = sr.note;
-    if (walked_first > 0)
-      v.reason = "the book's line proved first, from its end back to the start" + (v.reason.empty() ? "" : "; " + v.reason);
-  } else {
-    v.kind = VerdictKind::kRefuted;
-    std::ostringstream why;
-    if (sr.result == Claim::kDraw) {
-      why << "the position is a draw (" << ProofKindName(sr.proof) << ")";
-    } else {
-      const char* side = sr.result == Claim::kWin ? "the side to move wins" : "the side to move loses";
-      why << side;
-      if (sr.mate_plies >= 0) why << " (mate in " << Plies(sr.mate_plies) << (sr.mate_exact ? "" : " or less") << ")";
-      why << proved_line;
-    }
-    v.reason = why.str();
-  }
-
-  // The book line, with whatever budget is left.
-  auto reset_to_what_is_left = [&] {
-    // What the solve left of the puzzle's budget, and at least the audit's reserve.
-    const double used_s = walk_s + sr.seconds;
-    const uint64_t used_n = walk_n + sr.nodes;
-    const double left_s = total_s > 0 ? std::max(total_s * options.audit_reserve, total_s - used_s) : 0;
-    const uint64_t reserve_n = static_cast<uint64_t>(total_n * options.audit_reserve);
-    const uint64_t left_n = total_n > 0 ? std::max(reserve_n, total_n > used_n ? total_n - used_n : 0) : 0;
-    solver.ResetBudget(left_s, left_n);
-  };
-  for (const std::vector<MoveNode>* n = &rec.moves; !n->empty(); n = &(*n)[0].next) ++out->book_plies;
-  if (options.audit_book && !rec.moves.empty() && sr.result == Claim::kUnknown && claim == Claim::kWin &&
-      !sr.no_win) {
-    reset_to_what_is_left();
-    int mate = CheckBookMate(book, options.book_slack, solver, out);
-    bool walked = false;
-    if (mate < 0 && options.book_walk && !solver.BudgetExhausted()) {
-      // (Goes on where a first walk stopped: its proofs are in the table.)
-      mate = WalkBookLine(book, solver, &out->book);
-      walked = mate > 0;
-    }
-    if (mate > 0) {
-      v.kind = VerdictKind::kConfirmed;
-      v.proven = Claim::kWin;
-      v.mate_plies = mate;
-      out->solve.result = Claim::kWin;
-      out->solve.proof = ProofKind::kFullWidth;
-      out->solve.mate_plies = mate;
-      for (Move m : book.moves) v.pv.push_back(MoveToCoord(*variant, m));
-    }
-    const int book_len = out->book_plies;
-    if (walked) {
-      v.reason = "proved along the book's line, from its end back to the start: a forced mate within " + Plies(mate) +
-                 " (the proof's length, not the shortest)";
-    } else if (mate > 0) {
-      v.reason = mate == book_len ? "the book's mate in " + Plies(mate) +
-                                        " holds: every defence searched to that depth (the shortest mate not tightened)"
-                                  : "the book's line mates within " + Plies(mate) + " (the book's " +
-                                        Plies(book_len) + " and " + Plies(mate - book_len) +
-                                        " for better defences): every defence searched to that depth (the shortest "
-                                        "mate not tightened)";
-    }
-    for (const BookDeparture& d : out->book) v.book_notes.push_back(d.text);
-    v.nodes += solver.nodes();
-    v.seconds += solver.seconds();
-  }
-  if (options.audit_book && !rec.moves.empty() && (sr.result == Claim::kWin || sr.result == Claim::kLoss) &&
-      sr.mate_exact) {
-    reset_to_what_is_left();
-    Audit(rec, root, solver, sr, out);
-    for (const BookDeparture& d : out->book) v.book_notes.push_back(d.text);
-    if (!out->book_audited) v.book_notes.push_back("book line not fully checked within the budget");
-    v.nodes += solver.nodes();
-    v.seconds += solver.seconds();
-  }
+  // 3. The book's line, with what is left (at least the reserve): an open
+  // win claim proved along it, or a decided one audited move by move.
+  const bool open_win = sr.result == Claim::kUnknown && rec.claimed == Claim::kWin && !sr.no_win;
+  const bool decided = (sr.result == Claim::kWin || sr.result == Claim::kLoss) && sr.mate_exact;
+  if (!options.audit_book || rec.moves.empty() || !(open_win || decided)) return Status::OK();
+  solver.ResetBudget(budget.SecondsLeft(options.audit_reserve), budget.NodesLeft(options.audit_reserve));
+  if (open_win) ProveOpenWinAlongTheBook(book, options, solver, out);
+  else Audit(rec, root, solver, sr, out);
+  for (const BookDeparture& d : out->book) v.book_notes.push_back(d.text);
+  if (decided && !out->book_audited) v.book_notes.push_back("book line not fully checked within the budget");
+  v.nodes += solver.nodes();
+  v.seconds += solver.seconds();
   return Status::OK();
 }
 
