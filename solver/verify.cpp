@@ -52,44 +52,77 @@ std::string SideName(const Position& p, Color c) {
   return side;
 }
 
-void Audit(const Record& rec, const Position& root, Solver& solver, const SolveResult& sr, VerifyReport* out) {
-  // The main line, as far as it goes.
-  std::vector<std::string> line;
-  for (const std::vector<MoveNode>* v = &rec.moves; !v->empty(); v = &(*v)[0].next) line.push_back((*v)[0].move);
-  if (line.empty()) return;
-  Position pos = root;
-  int d = sr.mate_plies;  // distance before the move (exact)
-  bool exact = sr.mate_exact;
-  bool complete = true, whole_line = false;
-  const char* kind = WinKind(sr.proof);
-  for (size_t i = 0; i < line.size(); ++i) {
+// The book's main line played out: every position on it (the last one
+// after the last move) and its moves, as far as they are legal.
+struct BookLine {
+  std::vector<Position> at;
+  std::vector<Move> moves;
+  // The book's continuations at at[j] (moves[j] is the first of them).
+  std::vector<const std::vector<MoveNode>*> next;
+  // The first move that is not legal, where the line stops: its text and why.
+  std::string illegal_move, illegal_why;
+  bool Whole() const { return illegal_move.empty(); }
+  // The whole line ends in mate (or a losing stalemate) given by the side to move.
+  bool Mates() const {
+    return Whole() && !moves.empty() && moves.size() % 2 == 1 && LostHere(at.back());
+  }
+  // The note for the move that is not legal.
+  BookDeparture Illegal() const {
     BookDeparture dep;
-    dep.ply = static_cast<int>(i);
-    dep.move = line[i];
+    dep.kind = BookDeparture::Kind::kIllegal;
+    dep.ply = static_cast<int>(moves.size());
+    dep.move = illegal_move;
+    dep.text = "move " + std::to_string(moves.size() + 1) + " (" + illegal_move + ") is not legal here: " + illegal_why;
+    return dep;
+  }
+};
+
+BookLine PlayMainLine(const Record& rec, const Position& root) {
+  BookLine b;
+  b.at.push_back(root);
+  for (const std::vector<MoveNode>* v = &rec.moves; !v->empty(); v = &(*v)[0].next) {
     Move m;
-    const Status st = ParseAnyMove(pos, line[i], &m);  // coordinates first, then the variant's notations
+    const Status st = ParseAnyMove(b.at.back(), (*v)[0].move, &m);  // coordinates first, then the variant's notations
     if (!st.ok()) {
-      dep.kind = BookDeparture::Kind::kIllegal;
-      dep.text = "move " + std::to_string(i + 1) + " (" + line[i] + ") is not legal here: " + st.message();
-      out->book.push_back(dep);
-      complete = false;
+      b.illegal_move = (*v)[0].move;
+      b.illegal_why = st.message();
       break;
     }
-    dep.human = MoveToHuman(pos, m);
-    const bool winner = solver.WinnerToMove(pos);
+    b.moves.push_back(m);
+    b.next.push_back(v);
+    Position next = b.at.back();
     StateInfo si;
-    pos.DoMove(m, &si);
+    next.DoMove(m, &si);
+    b.at.push_back(next);
+  }
+  return b;
+}
+
+// A decided puzzle's main line against best play, move by move, from the
+// solve's exact distances.
+void Audit(const BookLine& book, Solver& solver, const SolveResult& sr, VerifyReport* out) {
+  int d = sr.mate_plies;  // distance before the move (exact)
+  bool exact = sr.mate_exact;
+  bool complete = true, all_moves = true;
+  const char* kind = WinKind(sr.proof);
+  for (size_t i = 0; i < book.moves.size(); ++i) {
+    const Position& before = book.at[i];
+    BookDeparture dep;
+    dep.ply = static_cast<int>(i);
+    dep.move = (*book.next[i])[0].move;  // as the book gives it
+    dep.human = MoveToHuman(before, book.moves[i]);
+    const bool winner = solver.WinnerToMove(before);
     bool after_exact = false;
-    const int after = solver.Distance(pos, &after_exact);
+    const int after = solver.Distance(book.at[i + 1], &after_exact);
     dep.best_plies = d;
     dep.book_plies = after >= 0 ? after + 1 : -1;
-    const std::string side = SideName(pos, ~pos.side_to_move());  // who made the move
-    const std::string where = "move " + std::to_string(i + 1) + " " + dep.human + " (" + line[i] + ", " + side + ")";
+    const std::string where = "move " + std::to_string(i + 1) + " " + dep.human + " (" + dep.move + ", " +
+                              SideName(before, before.side_to_move()) + ")";
     if (after == -2) {
       dep.kind = BookDeparture::Kind::kUndecided;
       dep.text = where + ": the budget ran out before this move could be checked";
       out->book.push_back(dep);
-      complete = false;
+      complete = all_moves = false;
       break;
     }
     if (after == -1) {
@@ -103,6 +136,7 @@ void Audit(const Record& rec, const Position& root, Solver& solver, const SolveR
       }
       out->book.push_back(dep);
       // After a slip, distances along the rest mean nothing.
+      all_moves = false;
       break;
     }
     if (exact && after_exact) {
@@ -120,12 +154,14 @@ void Audit(const Record& rec, const Position& root, Solver& solver, const SolveR
     }
     d = after;
     exact = after_exact;
-    if (i + 1 == line.size()) whole_line = true;
   }
-  if (whole_line && d > 0) {
+  if (all_moves && !book.Whole()) {
+    out->book.push_back(book.Illegal());
+    complete = false;
+  } else if (all_moves && !book.moves.empty() && d > 0) {
     BookDeparture dep;
     dep.kind = BookDeparture::Kind::kStopsEarly;
-    dep.ply = static_cast<int>(line.size());
+    dep.ply = static_cast<int>(book.moves.size());
     dep.best_plies = d;
     dep.text = "the main line stops " + Plies(d) + " before mate";
     out->book.push_back(dep);
@@ -133,34 +169,6 @@ void Audit(const Record& rec, const Position& root, Solver& solver, const SolveR
   out->book_audited = complete;
 }
 
-// The book's main line played out: every position on it (the last one
-// after the last move) and its moves; empty when a move is not legal.
-struct BookLine {
-  std::vector<Position> at;
-  std::vector<Move> moves;
-  // The book's continuations at at[j] (moves[j] is the first of them).
-  std::vector<const std::vector<MoveNode>*> next;
-  // The line ends in mate (or a losing stalemate) given by the side to move.
-  bool Mates() const {
-    return !moves.empty() && moves.size() % 2 == 1 && LostHere(at.back());
-  }
-};
-
-BookLine PlayMainLine(const Record& rec, const Position& root) {
-  BookLine b;
-  b.at.push_back(root);
-  for (const std::vector<MoveNode>* v = &rec.moves; !v->empty(); v = &(*v)[0].next) {
-    Move m;
-    if (!ParseAnyMove(b.at.back(), (*v)[0].move, &m).ok()) return {};  // the audit of a decided puzzle reports such lines
-    b.moves.push_back(m);
-    b.next.push_back(v);
-    Position next = b.at.back();
-    StateInfo si;
-    next.DoMove(m, &si);
-    b.at.push_back(next);
-  }
-  return b;
-}
 
 // A win claim the solve left open whose book main line ends in mate: the
 // book's mate is checked from its end backwards, each position asked "mate
@@ -479,13 +487,14 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   for (const std::vector<MoveNode>* n = &rec.moves; !n->empty(); n = &(*n)[0].next) ++out->book_plies;
 
   PuzzleBudget budget{options.solve.max_seconds, options.solve.max_nodes, options.audit_reserve};
-  const BookLine book = options.audit_book && rec.claimed == Claim::kWin ? PlayMainLine(rec, root) : BookLine{};
+  const BookLine book = options.audit_book ? PlayMainLine(rec, root) : BookLine{};
+  const bool walkable = rec.claimed == Claim::kWin && book.Whole() && !book.moves.empty();
   Solver solver(options.solve);
   // 1. A win claim with a book line: the line is proved from its end first,
   // with its share of the budget; the solve gets the rest and finds the
   // walk's proofs in the table (a proved start decides it at once).
   bool walked_first = false;
-  if (options.book_walk && options.book_walk_share > 0 && !book.moves.empty()) {
+  if (options.book_walk && options.book_walk_share > 0 && walkable) {
     solver.ResetBudget(budget.Seconds(options.book_walk_share), budget.Nodes(options.book_walk_share));
     walked_first = WalkBookLine(book, solver, nullptr) > 0;  // (the walk after the solve, if any, makes the notes)
     budget.used_s = solver.seconds();
@@ -507,8 +516,9 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   const bool decided = (sr.result == Claim::kWin || sr.result == Claim::kLoss) && sr.mate_exact;
   if (!options.audit_book || rec.moves.empty() || !(open_win || decided)) return Status::OK();
   solver.ResetBudget(budget.SecondsLeft(options.audit_reserve), budget.NodesLeft(options.audit_reserve));
-  if (open_win) ProveOpenWinAlongTheBook(book, options, solver, out);
-  else Audit(rec, root, solver, sr, out);
+  if (open_win && book.Whole()) ProveOpenWinAlongTheBook(book, options, solver, out);
+  else if (open_win) out->book.push_back(book.Illegal());
+  else Audit(book, solver, sr, out);
   for (const BookDeparture& d : out->book) v.book_notes.push_back(d.text);
   if (decided && !out->book_audited) v.book_notes.push_back("book line not fully checked within the budget");
   v.nodes += solver.nodes();

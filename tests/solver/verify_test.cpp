@@ -468,6 +468,21 @@ TEST(Verify, IllegalBookMoveStopsTheAudit) {
   ASSERT_EQ(rep.book.size(), 1u);
   EXPECT_EQ(rep.book[0].kind, BookDeparture::Kind::kIllegal);
   EXPECT_FALSE(rep.book_audited);
+  // After legal moves, at the move that is not legal; also when the solve
+  // leaves the claim open (the line is then neither walked nor checked).
+  VerifyReport best;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), Quick(), &best).ok());
+  ASSERT_GE(best.verdict.pv.size(), 2u);
+  const std::vector<std::string> line = {best.verdict.pv[0], best.verdict.pv[1], "a0a9"};
+  for (const VerifyOptions& o : {Quick(), UndecidedSolveWithReserve()}) {
+    ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin, line), o, &rep).ok());
+    ASSERT_FALSE(rep.book.empty());
+    EXPECT_EQ(rep.book.back().kind, BookDeparture::Kind::kIllegal) << rep.book.back().text;
+    EXPECT_EQ(rep.book.back().ply, 2);
+    EXPECT_NE(rep.book.back().text.find("move 3 (a0a9) is not legal here"), std::string::npos) << rep.book.back().text;
+    EXPECT_FALSE(rep.book_audited);
+  }
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven);
 }
 
 TEST(Verify, BadPositionsAreReportedNotCrashed) {
