@@ -67,6 +67,7 @@ struct SearchOptions {
   bool no_cooks = false;
   bool threats = false;
   int hash_mb = 64;
+  bool cpu_time = false;
   std::string tb_dir;
 
   void Add(CLI::App* cmd, double default_seconds) {
@@ -75,6 +76,9 @@ struct SearchOptions {
     cmd->add_option("--seconds", seconds, "Time budget in seconds (default " + std::to_string(static_cast<int>(default_seconds)) + ")")
         ->excludes(n)
         ->check(CLI::PositiveNumber);
+    cmd->add_flag("--cpu-time", cpu_time,
+                  "Count --seconds in each solving thread's CPU time instead of the clock (the same work on a busy "
+                  "machine)");
     cmd->add_flag("--checks-only", checks_only, "Only look for mates by consecutive checks (连将杀)");
     cmd->add_flag("--no-cooks", no_cooks, "Do not try the other first moves");
     cmd->add_flag("--threats", threats,
@@ -89,6 +93,7 @@ struct SearchOptions {
     o.cooks = !no_cooks;
     o.max_nodes = nodes;
     o.max_seconds = nodes_given ? 0 : seconds;
+    o.cpu_clock = cpu_time;  // (each puzzle is solved on the thread that made its budget)
     o.tt_bytes = static_cast<size_t>(hash_mb) << 20;
     o.stop = &g_stop;
     o.tablebase = tb;
@@ -406,7 +411,7 @@ void RegisterVerify(CLI::App& app) {
           }
           return true;
         });
-        if (!st.ok()) throw CommandError{p + ": " + st.message(), 1};
+        if (!st.ok()) throw CommandError{st.message(), 1};  // (the importer's errors name the path)
       }
     }
     for (const std::string& p : problems) std::fprintf(stderr, "canju verify: %s\n", p.c_str());

@@ -12,51 +12,12 @@
 #include <sstream>
 #include <vector>
 
+#include "tests/cli/run_canju.h"
 #include "variants/display.h"
 
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string Binary() { return std::string(CANJU_BINARY_DIR) + "/cli/canju"; }
-
-std::string Quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-Result RunCanju(const std::vector<std::string>& args) {
-  std::string err_file = ::testing::TempDir() + "canju_cli_stderr_" + std::to_string(getpid());
-  std::string cmd = Quote(Binary());
-  for (const auto& a : args) cmd += " " + Quote(a);
-  cmd += " 2>" + Quote(err_file) + " </dev/null";
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream e(err_file);
-  std::stringstream ss;
-  ss << e.rdbuf();
-  r.err = ss.str();
-  std::remove(err_file.c_str());
-  return r;
-}
-
-std::vector<std::string> Lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string line;
-  while (std::getline(in, line)) out.push_back(line);
-  return out;
-}
+using namespace canju_cli_test;
 
 class VariantCommands : public ::testing::Test {
  protected:

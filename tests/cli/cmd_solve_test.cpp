@@ -1,0 +1,165 @@
+// `canju solve` and `canju verify` as scripts use them (issue 5's contract):
+// `solve --json` prints one object with result, mate_plies, pv,
+// winning_first_moves, nodes, seconds from the side to move's point of view;
+// `verify --json` one object per puzzle per line with source, title,
+// claimed, verdict, mate_plies, cooks; bad input exits non-zero with one
+// line naming the file or the place. The lines printed are replayed on the
+// board, so a wrong move or a line that does not mate fails the test.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "tests/cli/run_canju.h"
+#include "variants/notation.h"
+#include "variants/position.h"
+#include "variants/registry.h"
+
+namespace {
+
+using namespace canju_cli_test;
+using json = nlohmann::json;
+
+const char* kMateIn5 = "3a1kb2/7C1/3a1N3/9/9/9/9/6R2/9/4K4 w";
+
+class SolveCommands : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (access(Binary().c_str(), X_OK) != 0) GTEST_SKIP() << Binary() << " not built";
+  }
+};
+
+// The position after playing `moves` from `fen`; false if one is not legal.
+bool Play(const std::string& fen, const std::vector<std::string>& moves, canju::Position* out) {
+  if (!canju::Position::FromFen(canju::BuiltinVariant("xiangqi"), fen, out).ok()) return false;
+  for (const std::string& text : moves) {
+    canju::Move m;
+    if (!canju::ParseCoordMove(*out, text, &m).ok()) return false;
+    canju::StateInfo st;
+    out->DoMove(m, &st);
+  }
+  return true;
+}
+
+bool Mated(const canju::Position& p) {
+  canju::MoveList ml;
+  p.GenerateLegal(&ml);
+  return ml.empty();  // (Xiangqi: a side without a move has lost)
+}
+
+json OneObject(const Result& r) {
+  const std::vector<std::string> lines = Lines(r.out);
+  EXPECT_EQ(lines.size(), 1u) << r.out;
+  return lines.empty() ? json() : json::parse(lines[0], nullptr, false);
+}
+
+TEST_F(SolveCommands, SolveJsonIsOneObjectFromTheSideToMovesView) {
+  Result r = RunCanju({"solve", "--json", "--nodes", "3000000", kMateIn5});
+  ASSERT_EQ(r.code, 0) << r.err;
+  json j = OneObject(r);
+  ASSERT_TRUE(j.is_object()) << r.out;
+  for (const char* key : {"result", "mate_plies", "pv", "winning_first_moves", "nodes", "seconds"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["result"], "win");
+  ASSERT_EQ(j["mate_plies"], 5);
+  const std::vector<std::string> pv = j["pv"].get<std::vector<std::string>>();
+  ASSERT_EQ(pv.size(), 5u);
+  canju::Position end;
+  ASSERT_TRUE(Play(kMateIn5, pv, &end));
+  EXPECT_TRUE(Mated(end)) << end.Fen();
+  const auto wins = j["winning_first_moves"].get<std::vector<std::string>>();
+  EXPECT_NE(std::find(wins.begin(), wins.end(), pv[0]), wins.end());
+  EXPECT_GT(j["nodes"].get<long long>(), 0);
+  EXPECT_TRUE(j["seconds"].is_number());
+
+  // One move later the side to move (Black) loses, mated in 4 plies.
+  canju::Position after;
+  ASSERT_TRUE(Play(kMateIn5, {pv[0]}, &after));
+  Result loss = RunCanju({"solve", "--json", "--nodes", "3000000", after.Fen()});
+  ASSERT_EQ(loss.code, 0) << loss.err;
+  json l = OneObject(loss);
+  EXPECT_EQ(l["result"], "loss");
+  EXPECT_EQ(l["mate_plies"], 4);
+  EXPECT_TRUE(l["winning_first_moves"].empty());
+
+  // Counted in CPU time, the same answer.
+  Result cpu = RunCanju({"solve", "--json", "--cpu-time", "--seconds", "60", kMateIn5});
+  ASSERT_EQ(cpu.code, 0) << cpu.err;
+  json c = OneObject(cpu);
+  EXPECT_EQ(c["result"], "win");
+  EXPECT_EQ(c["mate_plies"], 5);
+}
+
+TEST_F(SolveCommands, SolveNamesWhatIsWrongWithAFen) {
+  Result r = RunCanju({"solve", "--json", "4k4/9/9/9/9/9/9/9/9/4K3X w"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find("unknown piece 'X'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("rank 10"), std::string::npos) << r.err;
+}
+
+TEST_F(SolveCommands, VerifyJsonIsOneObjectPerPuzzle) {
+  const std::string file = ::testing::TempDir() + "canju_verify_" + std::to_string(getpid()) + ".fen";
+  {
+    std::ofstream f(file);
+    f << kMateIn5 << "; id \"five\"; claim \"win\"\n";
+    f << kMateIn5 << "; id \"wrong\"; claim \"draw\"\n";
+  }
+  Result r = RunCanju({"verify", "--json", "--nodes", "3000000", file});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::vector<std::string> lines = Lines(r.out);
+  ASSERT_EQ(lines.size(), 2u) << r.out;
+  std::vector<json> objects;
+  for (const std::string& line : lines) {
+    objects.push_back(json::parse(line, nullptr, false));
+    ASSERT_TRUE(objects.back().is_object()) << line;
+    for (const char* key : {"source", "title", "claimed", "verdict", "mate_plies", "cooks"})
+      EXPECT_TRUE(objects.back().contains(key)) << key << " in " << line;
+  }
+  // (Verified at once by several threads, puzzles may come out in any order.)
+  if (objects[0]["title"] != "five") std::swap(objects[0], objects[1]);
+  EXPECT_EQ(objects[0]["title"], "five");
+  EXPECT_EQ(objects[0]["claimed"], "win");
+  EXPECT_EQ(objects[0]["verdict"], "confirmed");
+  EXPECT_EQ(objects[0]["mate_plies"], 5);
+  EXPECT_NE(objects[0]["source"].get<std::string>().find(file), std::string::npos);
+  EXPECT_EQ(objects[1]["title"], "wrong");
+  EXPECT_EQ(objects[1]["claimed"], "draw");
+  EXPECT_EQ(objects[1]["verdict"], "refuted");
+  // Every cook is a first move after which Red still mates (replayed: legal).
+  for (const std::string& cook : objects[0]["cooks"].get<std::vector<std::string>>()) {
+    canju::Position p;
+    EXPECT_TRUE(Play(kMateIn5, {cook}, &p)) << cook;
+  }
+
+  // Without --json: the verdict table at the end.
+  Result table = RunCanju({"verify", "--quiet", "--nodes", "3000000", file});
+  ASSERT_EQ(table.code, 0) << table.err;
+  auto count = [&](const std::string& row) {
+    bool in_table = false;  // (after the per-puzzle lines, which also begin with the verdict)
+    for (const std::string& line : Lines(table.out)) {
+      in_table |= line.rfind("verdict", 0) == 0;
+      if (in_table && line.rfind(row, 0) == 0) return std::atoi(line.substr(row.size()).c_str());
+    }
+    return -1;
+  };
+  EXPECT_EQ(count("confirmed"), 1) << table.out;
+  EXPECT_EQ(count("refuted"), 1) << table.out;
+  EXPECT_EQ(count("unproven"), 0) << table.out;
+  EXPECT_EQ(count("total"), 2) << table.out;
+  std::remove(file.c_str());
+}
+
+TEST_F(SolveCommands, VerifyNamesAFileItCannotRead) {
+  const std::string missing = ::testing::TempDir() + "canju_no_such_file.fen";
+  Result r = RunCanju({"verify", "--json", missing});
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.err.find(missing), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(missing), r.err.rfind(missing)) << "named once: " << r.err;
+}
+
+}  // namespace
