@@ -346,6 +346,7 @@ void RegisterVerify(CLI::App& app) {
   auto quiet = std::make_shared<bool>(false);
   auto jobs = std::make_shared<int>(1);
   auto redo = std::make_shared<bool>(false);
+  auto retry_unproven = std::make_shared<bool>(false);
   auto no_book = std::make_shared<bool>(false);
   auto book_slack = std::make_shared<int>(VerifyOptions().book_slack);
   auto book_walk_share = std::make_shared<double>(VerifyOptions().book_walk_share);
@@ -355,6 +356,10 @@ void RegisterVerify(CLI::App& app) {
   auto* st_opt = cmd->add_option("--store", *store_dir, "Verify the records of this puzzle store and save each verdict");
   cmd->add_option("--collection", *collection, "With --store: only this collection")->needs(st_opt);
   cmd->add_flag("--redo", *redo, "With --store: verify records that already have a verdict too (default: skip them)")
+      ->needs(st_opt);
+  cmd->add_flag("--retry-unproven", *retry_unproven,
+                "With --store: verify again the records whose verdict is unproven (say with more --seconds); the "
+                "others keep theirs")
       ->needs(st_opt);
   search->Add(cmd, 10);
   cmd->add_option("--jobs,-j", *jobs, "Puzzles verified at once (threads; default 1)")->check(CLI::Range(1, 256));
@@ -386,7 +391,8 @@ void RegisterVerify(CLI::App& app) {
       if (!st.ok()) throw CommandError{*store_dir + ": " + st.message(), 1};
       int skipped = 0;
       st = store->ForEachRecord(*collection, [&](PuzzleId id, const Record& r) {
-        if (!*redo && r.verdict.kind != VerdictKind::kNone) {
+        const bool again = *redo || (*retry_unproven && r.verdict.kind == VerdictKind::kUnproven);
+        if (!again && r.verdict.kind != VerdictKind::kNone) {
           ++skipped;
           return true;
         }
@@ -398,7 +404,7 @@ void RegisterVerify(CLI::App& app) {
       });
       if (!st.ok()) throw CommandError{*store_dir + ": " + st.message(), 1};
       if (skipped && (!*quiet || work.empty()))
-        std::fprintf(stderr, "%d record(s) already have a verdict (--redo verifies them again)\n", skipped);
+        std::fprintf(stderr, "%d record(s) already have a verdict (--redo verifies them again, --retry-unproven the unproven ones)\n", skipped);
     } else {
       for (const std::string& p : *paths) {
         Status st = ReadCollectionPath(p, ReadOptions{}, [&](FileResult&& f, size_t, size_t) {

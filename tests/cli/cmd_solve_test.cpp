@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -151,6 +152,54 @@ TEST_F(SolveCommands, VerifyJsonIsOneObjectPerPuzzle) {
   EXPECT_EQ(count("refuted"), 1) << table.out;
   EXPECT_EQ(count("unproven"), 0) << table.out;
   EXPECT_EQ(count("total"), 2) << table.out;
+  std::remove(file.c_str());
+}
+
+TEST_F(SolveCommands, VerifyStoresVerdictsAndRetriesTheUnprovenOnes) {
+  const std::string dir = ::testing::TempDir() + "canju_verify_store_" + std::to_string(getpid());
+  const std::string file = dir + ".fen";
+  std::filesystem::remove_all(dir);
+  {
+    std::ofstream f(file);
+    f << "3a5/9/5k3/9/9/9/6R2/9/9/2NK5 w; id \"three\"; claim \"win\"\n";
+    f << kMateIn5 << "; id \"five\"; claim \"win\"\n";
+  }
+  ASSERT_EQ(RunCanju({"import", "--quiet", "--store", dir, file}).code, 0);
+  auto verdicts = [&] {
+    std::map<std::string, std::string> out;
+    Result list = RunCanju({"puzzles", "list", "--json", "--store", dir});
+    for (const std::string& line : Lines(list.out)) {
+      json j = json::parse(line, nullptr, false);
+      if (j.is_object()) out[j["title"]] = j["verdict"].is_string() ? j["verdict"].get<std::string>() : "";
+    }
+    return out;
+  };
+  auto verified = [](const Result& r) {  // the "total" row of the verdict table
+    for (const std::string& line : Lines(r.out))
+      if (line.rfind("total", 0) == 0) return std::atoi(line.substr(5).c_str());
+    return -1;
+  };
+  // 5,000 nodes: the mate in 3 is confirmed, the mate in 5 left open.
+  Result first = RunCanju({"verify", "--store", dir, "--quiet", "--nodes", "5000"});
+  ASSERT_EQ(first.code, 0) << first.err;
+  EXPECT_EQ(verified(first), 2) << first.out;
+  auto v = verdicts();
+  EXPECT_EQ(v["three"], "confirmed");
+  EXPECT_EQ(v["five"], "unproven");
+  // Run again: both have a verdict, nothing is verified.
+  Result again = RunCanju({"verify", "--store", dir, "--quiet", "--nodes", "5000"});
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_NE(again.err.find("2 record(s) already have a verdict"), std::string::npos) << again.err;
+  // The unproven one again, with a larger budget; the other keeps its verdict.
+  Result retry = RunCanju({"verify", "--store", dir, "--quiet", "--retry-unproven", "--nodes", "3000000"});
+  ASSERT_EQ(retry.code, 0) << retry.err;
+  EXPECT_EQ(verified(retry), 1) << retry.out;
+  EXPECT_NE(retry.out.find("five"), std::string::npos);
+  EXPECT_EQ(retry.out.find("three"), std::string::npos) << retry.out;
+  v = verdicts();
+  EXPECT_EQ(v["three"], "confirmed");
+  EXPECT_EQ(v["five"], "confirmed");
+  std::filesystem::remove_all(dir);
   std::remove(file.c_str());
 }
 
