@@ -159,6 +159,12 @@ std::string ResultSentence(const SolveResult& r) {
   return s;
 }
 
+// Which first moves were tried for cooks (SolveResult::cooks_scope).
+const char* CooksScopeName(int scope) {
+  static const char* kScopes[] = {"none", "checks", "checks and threats", "all"};
+  return kScopes[std::clamp(scope, 0, 3)];
+}
+
 json SolveJson(const Position& pos, const SolveResult& r) {
   const Variant& v = pos.variant();
   json j;
@@ -173,8 +179,7 @@ json SolveJson(const Position& pos, const SolveResult& r) {
   j["undecided_first_moves"] = Coords(v, r.UndecidedFirstMoves());
   j["no_win"] = r.no_win;
   j["no_mate_within"] = r.no_mate_within >= 0 ? json(r.no_mate_within) : json(nullptr);
-  static const char* kScopes[] = {"none", "checks", "checks and threats", "all"};
-  j["cooks_scope"] = kScopes[std::clamp(r.cooks_scope, 0, 3)];
+  j["cooks_scope"] = CooksScopeName(r.cooks_scope);
   j["fen"] = pos.Fen();
   if (!r.note.empty()) j["note"] = r.note;
   return j;
@@ -257,6 +262,7 @@ json VerifyJson(const Job& job) {
   j["proof"] = ProofKindName(job.report.solve.proof);
   j["pv"] = v.pv;
   j["cooks"] = v.cooks;
+  j["cooks_scope"] = CooksScopeName(job.report.solve.cooks_scope);  // "none": cooks not searched
   j["book_notes"] = v.book_notes;
   j["book_plies"] = job.report.book_plies;
   j["reason"] = v.reason;

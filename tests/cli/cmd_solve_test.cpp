@@ -128,6 +128,7 @@ TEST_F(SolveCommands, VerifyJsonIsOneObjectPerPuzzle) {
   EXPECT_EQ(objects[0]["verdict"], "confirmed");
   EXPECT_EQ(objects[0]["mate_plies"], 5);
   EXPECT_NE(objects[0]["source"].get<std::string>().find(file), std::string::npos);
+  EXPECT_EQ(objects[0]["cooks_scope"], "all");  // (a full-width win: every first move tried)
   EXPECT_EQ(objects[1]["title"], "wrong");
   EXPECT_EQ(objects[1]["claimed"], "draw");
   EXPECT_EQ(objects[1]["verdict"], "refuted");
