@@ -295,6 +295,34 @@ std::string EscapingReply(const Position& p, Move played, Color winner, Solver& 
   return "";
 }
 
+// Where a walk stopped at the loser's move: how many of the loser's replies
+// the table holds as won for `winner`, and the first few still open (for
+// the note: where the proof would have to go on).
+std::string OpenDefences(const Position& p, Color winner, Solver& solver) {
+  if (p.side_to_move() == winner) return "";
+  MoveList replies;
+  p.GenerateLegal(&replies);
+  int won = 0;
+  std::vector<Move> open;
+  for (Move m : replies) {
+    Position q = p;
+    StateInfo si;
+    q.DoMove(m, &si);
+    const int known = solver.KnownWin(q, winner);
+    if (known == 1) ++won;
+    else open.push_back(m);  // (a reply proved not won would have decided the walk)
+  }
+  if (open.empty()) return "";
+  constexpr size_t kNamed = 4;
+  std::string text = " — of " + SideName(p, p.side_to_move()) + "'s " + std::to_string(replies.size()) +
+                     " replies there " + std::to_string(won) + " are proved won for " + SideName(p, winner) +
+                     "; open: ";
+  for (size_t i = 0; i < open.size() && i < kNamed; ++i)
+    text += (i ? ", " : "") + MoveToHuman(p, open[i]) + " (" + MoveToCoord(p.variant(), open[i]) + ")";
+  if (open.size() > kNamed) text += " and " + std::to_string(open.size() - kNamed) + " more";
+  return text;
+}
+
 // A claimed win along the book's main line, whatever its end: each
 // position from the line's end back to the start is asked "does the
 // winner force a win from here?" by the unbounded full-width search, so
@@ -324,9 +352,9 @@ int WalkBookLine(const BookLine& book, Solver& solver, std::vector<BookDeparture
       dep.kind = BookDeparture::Kind::kUndecided;
       if (j < length) dep.text = "the book's main line was proved won from its end back to the position after move " +
                                  std::to_string(j + 1) + " (of " + Plies(length) + "); the budget ran out before move " +
-                                 std::to_string(j + 1);
+                                 std::to_string(j + 1) + OpenDefences(at[j], winner, solver);
       else dep.text = "the budget ran out before the end of the book's main line (after " + Plies(length) +
-                      ") was proved won";
+                      ") was proved won" + OpenDefences(at[j], winner, solver);
     } else if (j < length && at[j].side_to_move() != winner) {
       // The position after the book's defence is won, the one before is not.
       dep.kind = BookDeparture::Kind::kShortens;

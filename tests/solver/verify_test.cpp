@@ -367,7 +367,24 @@ TEST(Verify, AnUndecidedWinIsProvedAlongABookLineThatStopsBeforeMate) {
   EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven);
   ASSERT_FALSE(rep.book.empty());
   EXPECT_EQ(rep.book.back().kind, BookDeparture::Kind::kUndecided);
-  EXPECT_NE(rep.book.back().text.find("budget ran out"), std::string::npos) << rep.book.back().text;
+  const std::string& note = rep.book.back().text;
+  EXPECT_NE(note.find("budget ran out"), std::string::npos) << note;
+  // Black's replies at the line's end: how many are proved, which are open
+  // (each named one a legal reply there).
+  Position end = Played("9/9/3ak4/9/9/9/9/9/2N6/3K5 w", {"c1e2"});
+  MoveList replies;
+  end.GenerateLegal(&replies);
+  EXPECT_NE(note.find("of Black's " + std::to_string(replies.size()) + " replies there "), std::string::npos) << note;
+  const size_t open = note.find("open: ");
+  ASSERT_NE(open, std::string::npos) << note;
+  int named = 0;
+  for (size_t at = note.find('(', open); at != std::string::npos; at = note.find('(', at + 1)) {
+    const std::string coord = note.substr(at + 1, note.find(')', at) - at - 1);
+    Move m;
+    EXPECT_TRUE(ParseCoordMove(end, coord, &m).ok()) << coord;
+    ++named;
+  }
+  EXPECT_GE(named, 1) << note;
 }
 
 TEST(Verify, TheWalkNamesABookDefenceThatIsNotTheBest) {
