@@ -94,6 +94,20 @@ def section(name, rs):
                   "| puzzle | where the book's mate fails |", "|---|---|"]
         lines += [f"| {p} | {t} |" for p, t in failing]
         lines.append("")
+    walk_marks = ("the book's main line was proved won from its end back", "the budget ran out before the end of "
+                  "the book's main line")
+    stopped = []
+    for r in unproven:
+        at = min((i for i in (r["book"].find(m) for m in walk_marks) if i >= 0), default=-1)
+        if at >= 0:  # (the walk's note is the last one)
+            stopped.append((r["puzzle"], r["book"][at:]))
+    if stopped:
+        lines += [f"**Where the walk along the book's line stopped** ({len(stopped)}): the positions after it are "
+                  "proved won; at the loser's move, how many replies the search proved and the first ones still "
+                  "open — where a longer run, or a composer looking for a hole, has to go on.", "",
+                  "| puzzle | where the walk stopped |", "|---|---|"]
+        lines += [f"| {p} | {t} |" for p, t in stopped]
+        lines.append("")
     if unproven:
         lines += [f"**Unproven** ({len(unproven)}), by what was proved on the way (in brackets: the material when "
                   "it has at most nine pieces, otherwise the number of pieces):", ""]
