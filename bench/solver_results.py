@@ -32,6 +32,13 @@ def rows(path):
     return out
 
 
+def table(pairs, intro, column):
+    """An introduced two-column table of (puzzle, text) pairs; nothing when there are none."""
+    if not pairs:
+        return []
+    return [intro, "", f"| puzzle | {column} |", "|---|---|"] + [f"| {p} | {t} |" for p, t in pairs] + [""]
+
+
 def section(name, rs):
     lines = [f"### {name}", ""]
     n = len(rs)
@@ -87,13 +94,10 @@ def section(name, rs):
                   "search (the mate is the proof's length, an upper bound): "
                   + ", ".join(f"{r['puzzle']} ({r['mate']})" for r in walked) + ".", ""]
     failing = [(r["puzzle"], x) for r in unproven for x in r["book"].split("; ") if "does not hold" in x]
-    if failing:
-        lines += [f"**Book mates that do not hold** ({len(failing)}): the claim is unproven, and along the book's "
-                  "main line a defence is not the best — the reply named leaves no mate within the plies the book "
-                  "still needs (a bounded full-width proof). A longer win may still exist.", "",
-                  "| puzzle | where the book's mate fails |", "|---|---|"]
-        lines += [f"| {p} | {t} |" for p, t in failing]
-        lines.append("")
+    lines += table(failing, f"**Book mates that do not hold** ({len(failing)}): the claim is unproven, and along "
+                   "the book's main line a defence is not the best — the reply named leaves no mate within the plies "
+                   "the book still needs (a bounded full-width proof). A longer win may still exist.",
+                   "where the book's mate fails")
     walk_marks = ("the book's main line was proved won from its end back", "the budget ran out before the end of "
                   "the book's main line")
     stopped = []
@@ -101,13 +105,10 @@ def section(name, rs):
         at = min((i for i in (r["book"].find(m) for m in walk_marks) if i >= 0), default=-1)
         if at >= 0:  # (the walk's note is the last one)
             stopped.append((r["puzzle"], r["book"][at:]))
-    if stopped:
-        lines += [f"**Where the walk along the book's line stopped** ({len(stopped)}): the positions after it are "
-                  "proved won; at the loser's move, how many replies the search proved and the first ones still "
-                  "open — where a longer run, or a composer looking for a hole, has to go on.", "",
-                  "| puzzle | where the walk stopped |", "|---|---|"]
-        lines += [f"| {p} | {t} |" for p, t in stopped]
-        lines.append("")
+    lines += table(stopped, f"**Where the walk along the book's line stopped** ({len(stopped)}): the positions "
+                   "after it are proved won; at the loser's move, how many replies the search proved and the first "
+                   "ones still open — where a longer run, or a composer looking for a hole, has to go on.",
+                   "where the walk stopped")
     if unproven:
         lines += [f"**Unproven** ({len(unproven)}), by what was proved on the way (in brackets: the material when "
                   "it has at most nine pieces, otherwise the number of pieces):", ""]
