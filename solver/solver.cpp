@@ -117,6 +117,15 @@ struct Solver::Impl {
     return prover->Prove(pos, q, s.nodes, s.deadline);
   }
 
+  // A full-width question within `depth` plies (kUnbounded: any win): 1
+  // proved (*plies: the proof's length), 0 disproved, -1 undecided.
+  int FullWidth(const Position& pos, Color attacker, uint16_t depth, double fraction, int* plies) {
+    Position p = pos;
+    const Answer a = Prove(p, {attacker, Mode::kAll, depth}, fraction);
+    if (plies) *plies = a.status == ProofStatus::kProven ? a.length : -1;
+    return a.status == ProofStatus::kProven ? 1 : a.status == ProofStatus::kDisproven ? 0 : -1;
+  }
+
   // The side to move has lost: mated, stalemated where that loses, or its
   // royal piece captured.
   static bool Lost(const Position& pos) {
@@ -468,16 +477,11 @@ int Solver::Distance(const Position& pos, bool* exact) {
 std::vector<Move> Solver::BestLine(const Position& pos, int plies) { return impl_->BestLine(pos, plies); }
 
 int Solver::MateWithin(const Position& pos, Color attacker, int plies, double fraction) {
-  Position p = pos;
-  const Answer a = impl_->Prove(p, {attacker, Mode::kAll, static_cast<uint16_t>(plies)}, fraction);
-  return a.status == ProofStatus::kProven ? 1 : a.status == ProofStatus::kDisproven ? 0 : -1;
+  return impl_->FullWidth(pos, attacker, static_cast<uint16_t>(plies), fraction, nullptr);
 }
 
 int Solver::WinFrom(const Position& pos, Color attacker, double fraction, int* plies) {
-  Position p = pos;
-  const Answer a = impl_->Prove(p, {attacker, Mode::kAll, kUnbounded}, fraction);
-  if (plies) *plies = a.status == ProofStatus::kProven ? a.length : -1;
-  return a.status == ProofStatus::kProven ? 1 : a.status == ProofStatus::kDisproven ? 0 : -1;
+  return impl_->FullWidth(pos, attacker, kUnbounded, fraction, plies);
 }
 
 int Solver::KnownWin(const Position& pos, Color attacker) const {

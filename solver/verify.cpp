@@ -52,6 +52,22 @@ std::string SideName(const Position& p, Color c) {
   return side;
 }
 
+// A move for a note: "车２平４ (b1d1)".
+std::string MoveName(const Position& p, Move m) { return MoveToHuman(p, m) + " (" + MoveToCoord(p.variant(), m) + ")"; }
+
+// "move 8 卒４进１ (d1d0, Black)": the book's move at index `i` of its main
+// line, played from `p`, as the book gives it (`text`).
+std::string BookMoveName(const Position& p, size_t i, const std::string& human, const std::string& text) {
+  return "move " + std::to_string(i + 1) + " " + human + " (" + text + ", " + SideName(p, p.side_to_move()) + ")";
+}
+
+Position After(const Position& p, Move m) {
+  Position q = p;
+  StateInfo si;
+  q.DoMove(m, &si);
+  return q;
+}
+
 // The book's main line played out: every position on it (the last one
 // after the last move) and its moves, as far as they are legal.
 struct BookLine {
@@ -90,10 +106,7 @@ BookLine PlayMainLine(const Record& rec, const Position& root) {
     }
     b.moves.push_back(m);
     b.next.push_back(v);
-    Position next = b.at.back();
-    StateInfo si;
-    next.DoMove(m, &si);
-    b.at.push_back(next);
+    b.at.push_back(After(b.at.back(), m));
   }
   return b;
 }
@@ -116,8 +129,7 @@ void Audit(const BookLine& book, Solver& solver, const SolveResult& sr, VerifyRe
     const int after = solver.Distance(book.at[i + 1], &after_exact);
     dep.best_plies = d;
     dep.book_plies = after >= 0 ? after + 1 : -1;
-    const std::string where = "move " + std::to_string(i + 1) + " " + dep.human + " (" + dep.move + ", " +
-                              SideName(before, before.side_to_move()) + ")";
+    const std::string where = BookMoveName(before, i, dep.human, dep.move);
     if (after == -2) {
       dep.kind = BookDeparture::Kind::kUndecided;
       dep.text = where + ": the budget ran out before this move could be checked";
@@ -170,6 +182,27 @@ void Audit(const BookLine& book, Solver& solver, const SolveResult& sr, VerifyRe
 }
 
 
+// A reply at `p` other than the book's `played` after which `winner` has no
+// forced mate within `within` plies (kNoBound: no forced win at all), named
+// for a note ("" if none is found): the table's facts first (a disproof of
+// `p` left one there; no win at all is no mate within any bound), then
+// searches sharing what is left of the budget.
+constexpr int kNoBound = -1;
+std::string EscapingReply(const Position& p, Move played, Color winner, int within, Solver& solver) {
+  MoveList replies;
+  p.GenerateLegal(&replies);
+  for (Move m : replies)
+    if (m != played && solver.KnownWin(After(p, m), winner) == 0) return MoveName(p, m);
+  for (int i = 0; i < replies.size() && !solver.BudgetExhausted(); ++i) {
+    if (replies[i] == played) continue;
+    const Position q = After(p, replies[i]);
+    const double share = 1.0 / (replies.size() - i);
+    if ((within == kNoBound ? solver.WinFrom(q, winner, share) : solver.MateWithin(q, winner, within, share)) == 0)
+      return MoveName(p, replies[i]);
+  }
+  return "";
+}
+
 // A win claim the solve left open whose book main line ends in mate: the
 // book's mate is checked from its end backwards, each position asked "mate
 // within the plies the book still needs?" by a bounded full-width search.
@@ -196,8 +229,7 @@ int CheckBookMate(const BookLine& book, int max_slack, Solver& solver, VerifyRep
     dep.ply = j;
     dep.move = MoveToCoord(p.variant(), line[j]);
     dep.human = MoveToHuman(p, line[j]);
-    const std::string where = "move " + std::to_string(j + 1) + " " + dep.human + " (" + dep.move + ", " +
-                              SideName(p, p.side_to_move()) + ")";
+    const std::string where = BookMoveName(p, j, dep.human, dep.move);
     const int slack_before = slack;
     int held = solver.MateWithin(p, attacker, left + slack, 0.5);
     // (An attacker's move cannot be where a bounded mate first fails: the
@@ -228,17 +260,7 @@ int CheckBookMate(const BookLine& book, int max_slack, Solver& solver, VerifyRep
     // A defence of the book's after which the mate is out of reach: find
     // the reply that escapes.
     const int bound = left - 1 + slack;
-    MoveList replies;
-    p.GenerateLegal(&replies);
-    std::string escape;
-    for (int i = 0; i < replies.size() && escape.empty(); ++i) {
-      if (replies[i] == line[j]) continue;
-      Position q = p;
-      StateInfo si;
-      q.DoMove(replies[i], &si);
-      if (solver.MateWithin(q, attacker, bound, 1.0 / (replies.size() - i)) == 0)
-        escape = MoveToHuman(p, replies[i]) + " (" + MoveToCoord(p.variant(), replies[i]) + ")";
-    }
+    const std::string escape = EscapingReply(p, line[j], attacker, bound, solver);
     dep.kind = BookDeparture::Kind::kShortens;
     dep.book_plies = left;
     dep.text = where + ": not the best defence — " + (escape.empty() ? std::string("another reply") : escape) +
@@ -265,34 +287,11 @@ void ProveVariations(const std::vector<MoveNode>& next, size_t first, const Posi
     if (solver.BudgetExhausted()) return;
     Move m;
     if (!ParseAnyMove(pos, n.move, &m).ok()) continue;  // a bad variation in a book: the others still help
-    Position after = pos;
-    StateInfo si;
-    after.DoMove(m, &si);
+    const Position after = After(pos, m);
     ProveVariations(n.next, 0, after, winner, solver);
     solver.WinFrom(after, winner, 0.5);
     if (pos.side_to_move() == winner) return;
   }
-}
-
-// A reply at `p` other than the book's `played` after which `winner` has no
-// forced win, named for a note ("" if none is found): the table's facts
-// first (the disproof of `p` left one there), then searches.
-std::string EscapingReply(const Position& p, Move played, Color winner, Solver& solver) {
-  MoveList replies;
-  p.GenerateLegal(&replies);
-  auto name = [&](Move m) { return MoveToHuman(p, m) + " (" + MoveToCoord(p.variant(), m) + ")"; };
-  auto after = [&](Move m) {
-    Position q = p;
-    StateInfo si;
-    q.DoMove(m, &si);
-    return q;
-  };
-  for (Move m : replies)
-    if (m != played && solver.KnownWin(after(m), winner) == 0) return name(m);
-  for (int i = 0; i < replies.size() && !solver.BudgetExhausted(); ++i)
-    if (replies[i] != played && solver.WinFrom(after(replies[i]), winner, 1.0 / (replies.size() - i)) == 0)
-      return name(replies[i]);
-  return "";
 }
 
 // Where a walk stopped at the loser's move: how many of the loser's replies
@@ -305,20 +304,17 @@ std::string OpenDefences(const Position& p, Color winner, Solver& solver) {
   int won = 0;
   std::vector<Move> open;
   for (Move m : replies) {
-    Position q = p;
-    StateInfo si;
-    q.DoMove(m, &si);
-    const int known = solver.KnownWin(q, winner);
-    if (known == 1) ++won;
+    if (solver.KnownWin(After(p, m), winner) == 1) ++won;
     else open.push_back(m);  // (a reply proved not won would have decided the walk)
   }
   if (open.empty()) return "";
   constexpr size_t kNamed = 4;
   std::string text = " — of " + SideName(p, p.side_to_move()) + "'s " + std::to_string(replies.size()) +
-                     " replies there " + std::to_string(won) + " are proved won for " + SideName(p, winner) +
+                     " replies there " + std::to_string(won) + (won == 1 ? " is" : " are") + " proved won for " +
+                     SideName(p, winner) +
                      "; open: ";
   for (size_t i = 0; i < open.size() && i < kNamed; ++i)
-    text += (i ? ", " : "") + MoveToHuman(p, open[i]) + " (" + MoveToCoord(p.variant(), open[i]) + ")";
+    text += (i ? ", " : "") + MoveName(p, open[i]);
   if (open.size() > kNamed) text += " and " + std::to_string(open.size() - kNamed) + " more";
   return text;
 }
@@ -350,19 +346,19 @@ int WalkBookLine(const BookLine& book, Solver& solver, std::vector<BookDeparture
     const std::string who = SideName(at[j], winner);
     if (won == -1) {
       dep.kind = BookDeparture::Kind::kUndecided;
-      if (j < length) dep.text = "the book's main line was proved won from its end back to the position after move " +
-                                 std::to_string(j + 1) + " (of " + Plies(length) + "); the budget ran out before move " +
-                                 std::to_string(j + 1) + OpenDefences(at[j], winner, solver);
-      else dep.text = "the budget ran out before the end of the book's main line (after " + Plies(length) +
-                      ") was proved won" + OpenDefences(at[j], winner, solver);
+      dep.text = (j < length ? "the book's main line was proved won from its end back to the position after move " +
+                                   std::to_string(j + 1) + " (of " + Plies(length) +
+                                   "); the budget ran out before move " + std::to_string(j + 1)
+                             : "the budget ran out before the end of the book's main line (after " + Plies(length) +
+                                   ") was proved won") +
+                 OpenDefences(at[j], winner, solver);
     } else if (j < length && at[j].side_to_move() != winner) {
       // The position after the book's defence is won, the one before is not.
       dep.kind = BookDeparture::Kind::kShortens;
       dep.move = MoveToCoord(at[j].variant(), book.moves[j]);
       dep.human = MoveToHuman(at[j], book.moves[j]);
-      const std::string escape = EscapingReply(at[j], book.moves[j], winner, solver);
-      dep.text = "move " + std::to_string(j + 1) + " " + dep.human + " (" + dep.move + ", " +
-                 SideName(at[j], at[j].side_to_move()) + "): not the best defence — after " +
+      const std::string escape = EscapingReply(at[j], book.moves[j], winner, kNoBound, solver);
+      dep.text = BookMoveName(at[j], j, dep.human, dep.move) + ": not the best defence — after " +
                  (escape.empty() ? std::string("another reply") : escape) + " " + who +
                  " has no forced win (every line searched)";
     } else {
@@ -398,7 +394,7 @@ struct PuzzleBudget {
   uint64_t NodesLeft(double floor_share) const {
     if (total_n == 0) return 0;
     const uint64_t left = total_n > used_n ? total_n - used_n : 0;
-    return std::max(floor_share > 0 ? Nodes(floor_share) : uint64_t{1}, left);
+    return std::max(Nodes(floor_share), left);  // (Nodes is at least 1)
   }
 };
 
@@ -408,14 +404,7 @@ void VerdictOfSolve(const Position& root, const SolveResult& sr, Claim claim, bo
   const Variant& variant = root.variant();
   v->proven = sr.result;
   v->mate_plies = sr.mate_plies;
-  {
-    Position p = root;
-    for (Move m : sr.pv) {
-      v->pv.push_back(MoveToCoord(variant, m));
-      StateInfo si;
-      p.DoMove(m, &si);
-    }
-  }
+  for (Move m : sr.pv) v->pv.push_back(MoveToCoord(variant, m));
   for (const FirstMove& f : sr.first_moves)
     if (f.result == Claim::kWin && (sr.pv.empty() || f.move != sr.pv[0])) v->cooks.push_back(MoveToCoord(variant, f.move));
 

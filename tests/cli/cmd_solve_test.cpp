@@ -87,7 +87,8 @@ TEST_F(SolveCommands, SolveJsonIsOneObjectFromTheSideToMovesView) {
   EXPECT_EQ(l["mate_plies"], 4);
   EXPECT_TRUE(l["winning_first_moves"].empty());
 
-  // Counted in CPU time, the same answer.
+  // The CPU-time budget is accepted and gives the same answer (which clock
+  // counted is not visible from outside).
   Result cpu = RunCanju({"solve", "--json", "--cpu-time", "--seconds", "60", kMateIn5});
   ASSERT_EQ(cpu.code, 0) << cpu.err;
   json c = OneObject(cpu);
