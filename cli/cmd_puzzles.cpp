@@ -59,6 +59,8 @@ std::string ShortId(PuzzleId id) { return FormatPuzzleId(id).substr(0, 10); }
 std::string NumberText(int n) { return n > 0 ? std::to_string(n) : "-"; }
 
 json MatePlies(int plies) { return plies >= 0 ? json(plies) : json(nullptr); }
+// true: the shortest mate; false: an upper bound; null: not recorded / no mate.
+json MateExact(int plies, int8_t exact) { return plies >= 0 && exact >= 0 ? json(exact == 1) : json(nullptr); }
 
 // A JSON object per line, UTF-8 as is; invalid bytes replaced rather than
 // ending the listing.
@@ -231,6 +233,7 @@ json SummaryJson(const PuzzleSummary& s) {
             {"variant", s.variant},
             {"verdict", VerdictName(s.verdict)},
             {"mate_plies", MatePlies(s.mate_plies)},
+            {"mate_exact", MateExact(s.mate_plies, s.mate_exact)},
             {"source", s.source}};
   if (!s.fen_problem.empty()) j["fen_problem"] = s.fen_problem;
   return j;
@@ -304,6 +307,8 @@ void AppendSummaryJsonLine(std::string* out, const PuzzleSummary& s) {
   out->append(VerdictName(s.verdict));
   out->append("\",\"mate_plies\":");
   out->append(s.mate_plies >= 0 ? std::to_string(s.mate_plies) : "null");
+  out->append(",\"mate_exact\":");
+  out->append(s.mate_plies < 0 || s.mate_exact < 0 ? "null" : s.mate_exact == 1 ? "true" : "false");
   out->append(",\"source\":");
   AppendJsonString(out, s.source);
   if (!s.fen_problem.empty()) {
@@ -569,7 +574,9 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
       j["comment"] = r.comment;
       j["moves"] = TreeJson(r.moves, have_pos ? &pos : nullptr);
       j["verdict"] = {{"kind", VerdictName(r.verdict.kind)},      {"proven", ClaimName(r.verdict.proven)},
-                      {"mate_plies", MatePlies(r.verdict.mate_plies)}, {"pv", r.verdict.pv},
+                      {"mate_plies", MatePlies(r.verdict.mate_plies)},
+                      {"mate_exact", MateExact(r.verdict.mate_plies, r.verdict.mate_exact)},
+                      {"cooks_scope", CooksScopeName(r.verdict.cooks_scope)}, {"pv", r.verdict.pv},
                       {"cooks", r.verdict.cooks},                 {"reason", r.verdict.reason},
                       {"book_notes", r.verdict.book_notes},       {"nodes", r.verdict.nodes},
                       {"seconds", r.verdict.seconds},             {"verified_at", r.verdict.verified_at},
@@ -616,7 +623,9 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
       out += "not verified yet\n";
     } else {
       out += std::string(VerdictName(vd.kind)) + ", proven " + ClaimName(vd.proven);
-      if (vd.mate_plies >= 0) out += ", mate in " + std::to_string(vd.mate_plies) + " plies";
+      if (vd.mate_plies >= 0)
+        out += std::string(", mate in ") + (vd.mate_exact == 0 ? "at most " : "") + std::to_string(vd.mate_plies) +
+               " plies" + (vd.mate_exact == 1 ? " (shortest)" : "");
       if (!vd.solver.empty()) out += " (" + vd.solver + ")";
       out += "\n";
       if (!vd.pv.empty() && have_pos) {
@@ -632,6 +641,8 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
         std::string cooks;
         for (const std::string& c2 : vd.cooks) cooks += (cooks.empty() ? "" : ", ") + c2;
         out += "  Other winning first moves: " + cooks + "\n";
+      } else if (vd.kind == VerdictKind::kConfirmed && vd.cooks_scope == 0) {
+        out += "  Other first moves: not searched\n";
       }
       if (!vd.reason.empty()) out += Wrap(vd.reason, 76, "  ");
       for (const std::string& n : vd.book_notes) out += Wrap(n, 76, "  ");

@@ -159,12 +159,6 @@ std::string ResultSentence(const SolveResult& r) {
   return s;
 }
 
-// Which first moves were tried for cooks (SolveResult::cooks_scope).
-const char* CooksScopeName(int scope) {
-  static const char* kScopes[] = {"none", "checks", "checks and threats", "all"};
-  return kScopes[std::clamp(scope, 0, 3)];
-}
-
 json SolveJson(const Position& pos, const SolveResult& r) {
   const Variant& v = pos.variant();
   json j;
@@ -258,11 +252,11 @@ json VerifyJson(const Job& job) {
   j["verdict"] = VerdictName(v.kind);
   j["proven"] = ClaimName(v.proven);
   j["mate_plies"] = Plies(v.mate_plies);
-  j["mate_exact"] = job.report.solve.mate_exact;
+  j["mate_exact"] = v.mate_exact == 1;
   j["proof"] = ProofKindName(job.report.solve.proof);
   j["pv"] = v.pv;
   j["cooks"] = v.cooks;
-  j["cooks_scope"] = CooksScopeName(job.report.solve.cooks_scope);  // "none": cooks not searched
+  j["cooks_scope"] = CooksScopeName(v.cooks_scope);  // "none": cooks not searched
   j["book_notes"] = v.book_notes;
   j["book_plies"] = job.report.book_plies;
   j["reason"] = v.reason;
@@ -283,7 +277,7 @@ void PrintVerifyLine(const Job& job) {
   const Verdict& v = job.report.verdict;
   std::string what = VerdictName(v.kind);
   std::string detail;
-  if (v.mate_plies >= 0) detail += "mate " + std::to_string(v.mate_plies) + (job.report.solve.mate_exact ? "" : "?");
+  if (v.mate_plies >= 0) detail += "mate " + std::to_string(v.mate_plies) + (v.mate_exact == 1 ? "" : "?");
   if (!v.cooks.empty()) detail += (detail.empty() ? "" : ", ") + std::to_string(v.cooks.size()) + " cook(s)";
   std::printf("%s  %s  claimed %-5s %s  %s\n", PadRight(what, 9).c_str(), PadRight(Name(job.record), 28).c_str(),
               ClaimName(job.record.claimed), PadRight(detail, 18).c_str(), std::to_string(v.seconds).substr(0, 5).c_str());

@@ -47,11 +47,29 @@ inline const char* VerdictName(VerdictKind k) {
   }
 }
 
+// Verdict::cooks_scope / SolveResult::cooks_scope in words.
+inline const char* CooksScopeName(int scope) {
+  switch (scope) {
+    case 0: return "none";
+    case 1: return "checks";
+    case 2: return "checks and threats";
+    case 3: return "all";
+    default: return "not recorded";
+  }
+}
+
 // What the solver found about a record's claim.
 struct Verdict {
   VerdictKind kind = VerdictKind::kNone;
   Claim proven = Claim::kUnknown;   // what was proved (side to move's view)
-  int mate_plies = -1;              // shortest forced mate, -1 if none/unknown
+  int mate_plies = -1;              // forced mate length in plies, -1 if none/unknown
+  // Whether mate_plies is the shortest mate (1) or only an upper bound from
+  // the proof (0); -1: not recorded (verdicts stored before the field).
+  int8_t mate_exact = -1;
+  // Which other first moves were searched for cooks (SolveResult::cooks_scope:
+  // 0 none, 1 checks, 2 checks and threats, 3 all); -1: not recorded. An
+  // empty `cooks` means "no cook" only when this is above 0.
+  int8_t cooks_scope = -1;
   std::vector<std::string> pv;      // principal variation, coordinate moves
   std::vector<std::string> cooks;   // other winning first moves (多解)
   std::string reason;               // refutation line or why unproven, readable

@@ -13,7 +13,7 @@
 // reading the old layout under `if (version < N)`, and add the old bytes to
 // tests/puzzles/serialize_test.cpp.
 BOOST_CLASS_VERSION(canju::MoveNode, 0)
-BOOST_CLASS_VERSION(canju::Verdict, 0)
+BOOST_CLASS_VERSION(canju::Verdict, 1)
 BOOST_CLASS_VERSION(canju::Record, 0)
 
 namespace boost::serialization {
@@ -26,7 +26,7 @@ void serialize(Archive& ar, canju::MoveNode& n, const unsigned /*version*/) {
 }
 
 template <class Archive>
-void serialize(Archive& ar, canju::Verdict& v, const unsigned /*version*/) {
+void serialize(Archive& ar, canju::Verdict& v, const unsigned version) {
   ar& v.kind;
   ar& v.proven;
   ar& v.mate_plies;
@@ -38,6 +38,10 @@ void serialize(Archive& ar, canju::Verdict& v, const unsigned /*version*/) {
   ar& v.seconds;
   ar& v.verified_at;
   ar& v.solver;
+  if (version >= 1) {  // version 0 leaves both "not recorded" (-1)
+    ar& v.mate_exact;
+    ar& v.cooks_scope;
+  }
 }
 
 template <class Archive>

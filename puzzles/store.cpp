@@ -138,7 +138,8 @@ uint64_t Fnv1a64(const std::string& s) {
 // because listing decodes thousands of them and they are derived data that
 // Reindex() can always rebuild from the records.
 
-constexpr uint8_t kSummaryEncoding = 1;
+// 2 added mate_exact; summaries of encoding 1 are still read (mate_exact -1).
+constexpr uint8_t kSummaryEncoding = 2;
 
 void PutVarint(std::string* s, uint64_t v) {
   while (v >= 0x80) {
@@ -212,6 +213,7 @@ std::string EncodeSummary(const PuzzleSummary& s, const std::string& identity) {
   out.push_back(static_cast<char>(s.proven));
   PutVarint(&out, ZigZagEncode(s.mate_plies));
   PutStr(&out, identity);
+  out.push_back(static_cast<char>(s.mate_exact));
   return out;
 }
 
@@ -219,13 +221,16 @@ bool DecodeSummary(PuzzleId id, const rocksdb::Slice& bytes, PuzzleSummary* s, s
   Reader r(bytes.data(), bytes.size());
   uint8_t enc, claimed, transform, game, verdict, proven;
   uint64_t number, mate;
-  if (!r.Byte(&enc) || enc != kSummaryEncoding) return false;
+  if (!r.Byte(&enc) || enc < 1 || enc > kSummaryEncoding) return false;
   s->id = id;
   if (!r.Str(&s->variant) || !r.Str(&s->collection) || !r.Varint(&number) || !r.Str(&s->title) ||
       !r.Str(&s->fen) || !r.Str(&s->source) || !r.Byte(&claimed) || !r.Str(&s->material) ||
       !r.Str(&s->canonical) || !r.Byte(&transform) || !r.Byte(&game) || !r.Str(&s->fen_problem) ||
       !r.Byte(&verdict) || !r.Byte(&proven) || !r.Varint(&mate) || !(identity ? r.Str(identity) : r.Skip()))
     return false;
+  uint8_t exact = 0xFF;  // -1: not recorded (encoding 1)
+  if (enc >= 2 && !r.Byte(&exact)) return false;
+  s->mate_exact = static_cast<int8_t>(exact);
   s->number = static_cast<int>(ZigZagDecode(number));
   s->claimed = static_cast<Claim>(claimed);
   s->transform = transform;
@@ -309,6 +314,7 @@ Status ComputeEntries(const Record& r, RecordEntries* e) {
   s.verdict = r.verdict.kind;
   s.proven = r.verdict.proven;
   s.mate_plies = r.verdict.mate_plies;
+  s.mate_exact = r.verdict.mate_exact;
   e->summary_bytes = EncodeSummary(s, e->identity);
 
   std::string id8 = IdKey(e->id);
@@ -620,6 +626,7 @@ Status PuzzleStore::SaveVerdict(PuzzleId id, const Verdict& verdict) {
   s.verdict = verdict.kind;
   s.proven = verdict.proven;
   s.mate_plies = verdict.mate_plies;
+  s.mate_exact = verdict.mate_exact;
   rocksdb::WriteBatch batch;
   std::string id8 = IdKey(id);
   batch.Put(impl_->cf[kRecords], id8, SerializeRecord(r));

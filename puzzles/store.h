@@ -54,6 +54,7 @@ struct PuzzleSummary {
   VerdictKind verdict = VerdictKind::kNone;
   Claim proven = Claim::kUnknown;
   int mate_plies = -1;
+  int8_t mate_exact = -1;      // Verdict::mate_exact
 };
 
 // Listing filters; empty / unset fields match everything.

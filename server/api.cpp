@@ -211,6 +211,8 @@ json VerdictJson(const Verdict& vd, const Position* start) {
   json j = {{"kind", VerdictName(vd.kind)},
             {"proven", ClaimName(vd.proven)},
             {"mate_plies", vd.mate_plies},
+            {"mate_exact", vd.mate_plies >= 0 && vd.mate_exact >= 0 ? json(vd.mate_exact == 1) : json(nullptr)},
+            {"cooks_scope", CooksScopeName(vd.cooks_scope)},
             {"reason", vd.reason},
             {"solver", vd.solver},
             {"nodes", vd.nodes},
@@ -320,6 +322,7 @@ json SummaryJson(const PuzzleSummary& s, int appearances) {
           {"verdict", VerdictName(s.verdict)},
           {"proven", ClaimName(s.proven)},
           {"mate_plies", s.mate_plies},
+          {"mate_exact", s.mate_plies >= 0 && s.mate_exact >= 0 ? json(s.mate_exact == 1) : json(nullptr)},
           {"is_game", s.is_game},
           {"fen_problem", s.fen_problem},
           {"appearances", appearances}};

@@ -404,6 +404,8 @@ void VerdictOfSolve(const Position& root, const SolveResult& sr, Claim claim, bo
   const Variant& variant = root.variant();
   v->proven = sr.result;
   v->mate_plies = sr.mate_plies;
+  v->mate_exact = sr.mate_plies < 0 ? -1 : sr.mate_exact ? 1 : 0;
+  v->cooks_scope = static_cast<int8_t>(sr.cooks_scope);
   for (Move m : sr.pv) v->pv.push_back(MoveToCoord(variant, m));
   for (const FirstMove& f : sr.first_moves)
     if (f.result == Claim::kWin && (sr.pv.empty() || f.move != sr.pv[0])) v->cooks.push_back(MoveToCoord(variant, f.move));
@@ -456,6 +458,8 @@ void ProveOpenWinAlongTheBook(const BookLine& book, const VerifyOptions& options
     v.kind = VerdictKind::kConfirmed;
     v.proven = Claim::kWin;
     v.mate_plies = mate;
+    v.mate_exact = 0;   // the book's length or the proof's, never tightened
+    v.cooks_scope = 0;  // no other first move searched
     out->solve.result = Claim::kWin;
     out->solve.proof = ProofKind::kFullWidth;
     out->solve.mate_plies = mate;

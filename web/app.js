@@ -198,7 +198,9 @@ async function loadList() {
 
 function verdictShort(p) {
   const label = VERDICT_LABEL[p.verdict] || p.verdict;
-  if (p.verdict === 'confirmed' && p.mate_plies > 0) return `${label} · ${Math.ceil(p.mate_plies / 2)}步杀`;
+  // An upper bound from the proof (mate_exact false) reads "≤ N步杀".
+  if (p.verdict === 'confirmed' && p.mate_plies > 0)
+    return `${label} · ${p.mate_exact === false ? '≤' : ''}${Math.ceil(p.mate_plies / 2)}步杀`;
   return label;
 }
 
@@ -303,7 +305,10 @@ function renderVerdict() {
   box.append(el('h3', { text: 'Solver 验证' }));
   const head = el('p', {}, el('span', { class: 'verdict ' + v.kind, id: 'verdict-kind', text: VERDICT_LABEL[v.kind] || v.kind }));
   if (v.kind !== 'none' && v.proven !== 'unknown') head.append(' — proven ' + v.proven);
-  if (v.mate_plies > 0) head.append(`, mate in ${Math.ceil(v.mate_plies / 2)} (${plies(v.mate_plies)})`);
+  if (v.mate_plies > 0) {
+    const bound = v.mate_exact === false ? 'at most ' : '';
+    head.append(`, mate in ${bound}${Math.ceil(v.mate_plies / 2)} (${plies(v.mate_plies)})`);
+  }
   box.append(head);
   if (v.kind === 'none') {
     box.append(el('p', { class: 'muted', text: 'Not verified yet: canju verify checks the claim and the book line.' }));
@@ -314,6 +319,8 @@ function renderVerdict() {
   if (v.cooks.length) {
     box.append(el('p', { id: 'cooks' }, el('b', { text: 'Cooks 多解: ' }),
                   'other winning first moves: ' + v.cooks.map((m) => m.text || m.move).join('、')));
+  } else if (v.kind === 'confirmed' && v.cooks_scope === 'none') {
+    box.append(el('p', { id: 'cooks', class: 'muted', text: 'Other first moves were not searched (the proof followed the book\'s line).' }));
   }
   if (v.reason) box.append(el('p', {}, el('b', { text: 'Why: ' }), v.reason));
   if (v.book_notes.length) {

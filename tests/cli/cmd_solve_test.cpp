@@ -201,6 +201,24 @@ TEST_F(SolveCommands, VerifyStoresVerdictsAndRetriesTheUnprovenOnes) {
   v = verdicts();
   EXPECT_EQ(v["three"], "confirmed");
   EXPECT_EQ(v["five"], "confirmed");
+  // The stored verdict keeps what the solve knew of the mate and the cooks:
+  // the listing says the mate is the shortest, `show` which first moves were
+  // searched for cooks.
+  Result list = RunCanju({"puzzles", "list", "--json", "--store", dir});
+  int shown = 0;
+  for (const std::string& line : Lines(list.out)) {
+    json j = json::parse(line, nullptr, false);
+    ASSERT_TRUE(j.is_object()) << line;
+    EXPECT_EQ(j["mate_exact"], true) << line;
+    Result show = RunCanju({"puzzles", "show", "--json", "--store", dir, j["id"].get<std::string>()});
+    ASSERT_EQ(show.code, 0) << show.err;
+    json s = json::parse(show.out, nullptr, false);
+    ASSERT_TRUE(s.is_object()) << show.out;
+    EXPECT_EQ(s["verdict"]["mate_exact"], true) << show.out;
+    EXPECT_EQ(s["verdict"]["cooks_scope"], "all") << show.out;  // full-width wins: every first move tried
+    ++shown;
+  }
+  EXPECT_EQ(shown, 2);
   std::filesystem::remove_all(dir);
   std::remove(file.c_str());
 }

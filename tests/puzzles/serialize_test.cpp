@@ -65,6 +65,16 @@ void ExpectSameRecord(const Record& a, const Record& b) {
   EXPECT_EQ(a.verdict.seconds, b.verdict.seconds);
   EXPECT_EQ(a.verdict.verified_at, b.verdict.verified_at);
   EXPECT_EQ(a.verdict.solver, b.verdict.solver);
+  EXPECT_EQ(a.verdict.mate_exact, b.verdict.mate_exact);
+  EXPECT_EQ(a.verdict.cooks_scope, b.verdict.cooks_scope);
+}
+
+// SampleRecord() with the fields Verdict version 1 added.
+Record SampleRecordV1() {
+  Record r = SampleRecord();
+  r.verdict.mate_exact = 1;
+  r.verdict.cooks_scope = 3;
+  return r;
 }
 
 std::string FromHex(const std::string& hex) {
@@ -89,6 +99,21 @@ const char kRecordVersion0[] =
     "000000000000000001000000000000000000000004000000000000006531653900000000000000000000000000000000"
     "000000000000000000000000000000003930000000000000000000000000d03f00f15365000000000c00000000000000"
     "63616e6a752d6466706e2030";
+
+// SampleRecordV1() as written with Verdict at class version 1 (mate_exact,
+// cooks_scope added; Boost 1.74). Never regenerate these bytes either.
+const char kRecordVersion1[] =
+    "160000000000000073657269616c697a6174696f6e3a3a61726368697665120004080408010000000000000000070000"
+    "00000000007869616e6771692300000000000000346b342f392f392f392f392f392f392f392f3452342f334b35207720"
+    "2d202d203020310900000000000000e6b58be8af95e99b86070000000c00000000000000e58d95e8bda6e69d80e5b086"
+    "050000000000000043616e6a750a0000000000000076302e65676c696223370000000000010000000000000000000000"
+    "000000000005000000000000006576656e740700000000000000e78988e69cac30010000000900000000000000e7baa2"
+    "e58588e8839c000000000002000000000000000000000000000000000400000000000000653165390600000000000000"
+    "e5b086e5869b010000000000000000000000040000000000000066396638000000000000000000000000000000000000"
+    "000004000000000000006430643100000000000000000000000000000000000000000001000000010000000100000001"
+    "000000000000000001000000000000000000000004000000000000006531653900000000000000000000000000000000"
+    "000000000000000000000000000000003930000000000000000000000000d03f00f15365000000000c00000000000000"
+    "63616e6a752d6466706e20300103";
 
 TEST(Serialize, RoundTripKeepsEveryField) {
   Record in = SampleRecord(), out;
@@ -126,13 +151,30 @@ TEST(Serialize, ReadsVersion0Bytes) {
   ExpectSameRecord(SampleRecord(), out);
 }
 
+TEST(Serialize, ReadsVersion0VerdictAsNotRecorded) {
+  // Verdicts stored before version 1 say nothing of the mate's exactness or
+  // of the cooks searched: "not recorded", never a guess.
+  Record out;
+  ASSERT_TRUE(DeserializeRecord(FromHex(kRecordVersion0), &out).ok());
+  EXPECT_EQ(out.verdict.mate_exact, -1);
+  EXPECT_EQ(out.verdict.cooks_scope, -1);
+  EXPECT_STREQ(CooksScopeName(out.verdict.cooks_scope), "not recorded");
+}
+
+TEST(Serialize, ReadsVersion1Bytes) {
+  Record out;
+  Status st = DeserializeRecord(FromHex(kRecordVersion1), &out);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  ExpectSameRecord(SampleRecordV1(), out);
+}
+
 TEST(Serialize, WritingIsStable) {
-  // Today's writer still produces the version-0 layout; when this fails a
-  // class version was bumped: add the new bytes as a test, keep the old ones.
-  // (Bytes 30-31 of the archive header hold the Boost library version, which
-  // may differ on another machine; everything else, class versions included,
-  // must not.)
-  std::string now = SerializeRecord(SampleRecord()), then = FromHex(kRecordVersion0);
+  // Today's writer produces the version-1 layout (Verdict at class version
+  // 1); when this fails a class version was bumped: add the new bytes as a
+  // test, keep the old ones. (Bytes 30-31 of the archive header hold the
+  // Boost library version, which may differ on another machine; everything
+  // else, class versions included, must not.)
+  std::string now = SerializeRecord(SampleRecordV1()), then = FromHex(kRecordVersion1);
   ASSERT_EQ(now.size(), then.size());
   ASSERT_EQ(now.substr(8, 22), "serialization::archive");
   now.replace(30, 2, then.substr(30, 2));

@@ -319,6 +319,8 @@ TEST_F(ListingTest, SavingAVerdictUpdatesRecordSummaryAndIndex) {
   v.kind = VerdictKind::kConfirmed;
   v.proven = Claim::kWin;
   v.mate_plies = 9;
+  v.mate_exact = 0;  // an upper bound
+  v.cooks_scope = 0;
   v.pv = {"b9b8", "e9f9"};
   v.solver = "test";
   ASSERT_TRUE(store_->SaveVerdict(ids_[1], v).ok());
@@ -326,6 +328,8 @@ TEST_F(ListingTest, SavingAVerdictUpdatesRecordSummaryAndIndex) {
   ASSERT_TRUE(store_->Get(ids_[1], &r).ok());
   EXPECT_EQ(r.verdict.kind, VerdictKind::kConfirmed);
   EXPECT_EQ(r.verdict.pv, v.pv);
+  EXPECT_EQ(r.verdict.mate_exact, 0);
+  EXPECT_EQ(r.verdict.cooks_scope, 0);
   EXPECT_EQ(r.title, "由中应外");  // the rest of the record untouched
   ListFilter confirmed;
   confirmed.verdict = VerdictKind::kConfirmed;
@@ -336,6 +340,8 @@ TEST_F(ListingTest, SavingAVerdictUpdatesRecordSummaryAndIndex) {
   std::vector<PuzzleSummary> out;
   ASSERT_TRUE(store_->List(ByCollection("梦入神机"), &out).ok());
   EXPECT_EQ(out[0].mate_plies, 9);
+  EXPECT_EQ(out[0].mate_exact, 0);  // lists can say "at most"
+  EXPECT_EQ(out[1].mate_exact, -1);  // no verdict
   // A second verdict replaces the first everywhere.
   v.kind = VerdictKind::kRefuted;
   ASSERT_TRUE(store_->SaveVerdict(ids_[1], v).ok());

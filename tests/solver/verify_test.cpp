@@ -339,6 +339,11 @@ TEST(Verify, AnUndecidedWinIsProvedAlongABookLineThatStopsBeforeMate) {
   EXPECT_GE(rep.verdict.mate_plies, 5);
   EXPECT_EQ(rep.verdict.mate_plies % 2, 1);
   EXPECT_EQ(rep.verdict.pv, book);
+  // The proof's length, not the shortest; no other first move searched.
+  EXPECT_EQ(rep.verdict.mate_exact, 0);
+  EXPECT_EQ(rep.verdict.cooks_scope, 0);
+  EXPECT_EQ(best.verdict.mate_exact, 1);  // (the solve that proved it tightened it)
+  EXPECT_GT(best.verdict.cooks_scope, 0);
   {
     // The book's other defences at Black's move are proved first; one that
     // does not parse is passed over.
