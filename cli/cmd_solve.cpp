@@ -47,15 +47,38 @@ void WriteJsonLine(const json& j) {
 // Endgame tables, when the tablebase module is built.
 struct Tables {
   std::unique_ptr<TablebaseOracle> oracle;
-  void Open(const std::string& dir, const Variant& v) {
-    if (dir.empty()) return;
+  void Open(const std::string& dir, const Variant& v, int count_missing_up_to) {
+    if (dir.empty()) {
+      if (count_missing_up_to > 0) throw CommandError{"--tb-missing needs --tb DIR (the tables there are not counted)", 2};
+      return;
+    }
 #ifdef CANJU_HAVE_TABLEBASE
-    Status st = OpenTablebaseOracle(dir, v, &oracle);
+    Status st = OpenTablebaseOracle(dir, v, &oracle, count_missing_up_to);
     if (!st.ok()) throw CommandError{st.message(), 1};
 #else
     (void)v;
     throw CommandError{"--tb: this canju was built without the tablebase module", 2};
 #endif
+  }
+  // --tb-missing: the materials most probed without a table.
+  static constexpr size_t kMissingShown = 12;
+  std::vector<MissingTable> Missing() const {
+    std::vector<MissingTable> m = oracle ? oracle->MissingTables() : std::vector<MissingTable>{};
+    if (m.size() > kMissingShown) m.resize(kMissingShown);
+    return m;
+  }
+  void PrintMissing(FILE* out) const {
+    const std::vector<MissingTable> m = Missing();
+    if (!oracle) return;
+    std::fprintf(out, "\ntables the search wanted (materials without a table, positions probed)%s\n",
+                 m.empty() ? ": none" : "");
+    for (const MissingTable& t : m) std::fprintf(out, "  %-14s %12llu\n", t.material.c_str(), static_cast<unsigned long long>(t.probes));
+    if (!m.empty()) std::fprintf(out, "(build with: canju tb build --dir DIR %s …)\n", m[0].material.c_str());
+  }
+  json MissingJson() const {
+    json a = json::array();
+    for (const MissingTable& t : Missing()) a.push_back({{"material", t.material}, {"probes", t.probes}});
+    return a;
   }
 };
 
@@ -69,6 +92,7 @@ struct SearchOptions {
   int hash_mb = 64;
   bool cpu_time = false;
   std::string tb_dir;
+  int tb_missing = 0;
 
   void Add(CLI::App* cmd, double default_seconds) {
     seconds = default_seconds;
@@ -85,6 +109,10 @@ struct SearchOptions {
                   "Also search mates made of checks and quiet moves that threaten a mate by checks (long compositions)");
     cmd->add_option("--hash", hash_mb, "Transposition table size in MiB (default 64)")->check(CLI::Range(1, 65536));
     cmd->add_option("--tb", tb_dir, "Directory of endgame tables to probe at the leaves");
+    cmd->add_option("--tb-missing", tb_missing,
+                    "With --tb: count the positions of at most N pieces whose material has no table and list the "
+                    "materials most probed at the end (which tables to build next)")
+        ->check(CLI::Range(2, 32));
   }
   SolveOptions Make(const TablebaseOracle* tb, bool nodes_given) const {
     SolveOptions o;
@@ -219,13 +247,19 @@ void RegisterSolve(CLI::App& app) {
     auto v = opts->Load();
     Position pos = ParsePositionOrThrow(*v, JoinFen(*fen));
     Tables tb;
-    tb.Open(search->tb_dir, *v);
+    tb.Open(search->tb_dir, *v, search->tb_missing);
     signal(SIGINT, OnSolveInterrupt);
     const SolveOptions so = search->Make(tb.oracle.get(), search->nodes > 0);
     const SolveResult r = Solve(pos, so);
     signal(SIGINT, SIG_DFL);
-    if (*as_json) WriteJsonLine(SolveJson(pos, r));
-    else PrintSolve(pos, r);
+    if (*as_json) {
+      json j = SolveJson(pos, r);
+      if (search->tb_missing > 0) j["missing_tables"] = tb.MissingJson();
+      WriteJsonLine(j);
+    } else {
+      PrintSolve(pos, r);
+      if (search->tb_missing > 0) tb.PrintMissing(stdout);
+    }
   });
 }
 
@@ -438,7 +472,9 @@ void RegisterVerify(CLI::App& app) {
     if (!search->tb_dir.empty()) {
       Status st = LoadVariant(work[0].record.variant, &tb_variant);
       if (!st.ok()) throw CommandError{st.message(), 1};
-      tb.Open(search->tb_dir, *tb_variant);
+      tb.Open(search->tb_dir, *tb_variant, search->tb_missing);
+    } else if (search->tb_missing > 0) {
+      throw CommandError{"--tb-missing needs --tb DIR (the tables there are not counted)", 2};
     }
     VerifyOptions vo;
     vo.solve = search->Make(tb.oracle.get(), search->nodes > 0);
@@ -518,6 +554,7 @@ void RegisterVerify(CLI::App& app) {
     signal(SIGINT, SIG_DFL);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     PrintSummary(tally, shown, wall, *as_json ? stderr : stdout);
+    if (search->tb_missing > 0) tb.PrintMissing(*as_json ? stderr : stdout);
     if (interrupted)
       std::fprintf(stderr, "interrupted after %zu of %zu puzzles%s\n", shown, work.size(),
                    store ? " (verdicts so far are saved; run again to go on)" : "");

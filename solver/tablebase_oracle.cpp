@@ -3,6 +3,8 @@
 #ifdef CANJU_HAVE_TABLEBASE
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <vector>
 
 #include "tablebase/material.h"
@@ -19,9 +21,12 @@ namespace {
 // keyed.
 class SetOracle : public TablebaseOracle {
  public:
-  Status Open(const std::string& dir, const Variant& v) {
+  Status Open(const std::string& dir, const Variant& v, int count_missing_up_to) {
     Status st = set_.Open(dir, v);
     if (!st.ok()) return st;
+    variant_ = &v;
+    colour_symmetric_ = tb::ColourSymmetric(v);  // (not cheap: worked out once)
+    count_missing_up_to_ = count_missing_up_to;
     kinds_ = v.kind_count();
     if (kinds_ * 2 * 4 > 64) return Status::InvalidArgument(v.id() + ": too many piece kinds for the table oracle");
     for (const std::string& name : set_.Materials()) {
@@ -29,7 +34,7 @@ class SetOracle : public TablebaseOracle {
       tb::Material m;
       if (!tb::Material::Parse(v, name, &m).ok()) continue;
       keys_.push_back(Key(m));
-      if (tb::ColourSymmetric(v)) keys_.push_back(Key(m.Flipped()));
+      if (colour_symmetric_) keys_.push_back(Key(m.Flipped()));
     }
     std::sort(keys_.begin(), keys_.end());
     keys_.erase(std::unique(keys_.begin(), keys_.end()), keys_.end());
@@ -37,9 +42,13 @@ class SetOracle : public TablebaseOracle {
     return Status::OK();
   }
   bool Probe(const Position& pos, TablebaseValue* out) const override {
-    if (pos.piece_count(kFirst) + pos.piece_count(kSecond) > max_pieces_) return false;
+    const int pieces = pos.piece_count(kFirst) + pos.piece_count(kSecond);
+    if (pieces > max_pieces_ && pieces > count_missing_up_to_) return false;
     const uint64_t key = Pack([&](int c, int k) { return pos.count(Color(c), k); });
-    if (!std::binary_search(keys_.begin(), keys_.end(), key)) return false;
+    if (pieces > max_pieces_ || !std::binary_search(keys_.begin(), keys_.end(), key)) {
+      if (pieces <= count_missing_up_to_) CountMissing(key);
+      return false;
+    }
     tb::ProbeResult pr;
     if (!set_.Probe(pos, &pr).ok()) return false;
     out->result = pr.wdl == tb::Wdl::kWin ? Claim::kWin : pr.wdl == tb::Wdl::kLoss ? Claim::kLoss : Claim::kDraw;
@@ -47,7 +56,45 @@ class SetOracle : public TablebaseOracle {
     return true;
   }
 
+  std::vector<MissingTable> MissingTables() const override {
+    std::vector<MissingTable> out;
+    for (size_t i = 0; i < kSlots; ++i) {
+      const uint64_t key = missing_keys_[i].load(std::memory_order_relaxed);
+      if (key == 0) continue;
+      tb::Material m;
+      for (int c = 1, shift = 0; c >= 0; --c)
+        for (int k = kinds_ - 1; k >= 0; --k, shift += 4) m.count[c][k] = static_cast<uint8_t>((key - 1) >> shift & 15);
+      out.push_back({tb::Canonical(*variant_, m, colour_symmetric_, nullptr).Name(*variant_),
+                     missing_counts_[i].load(std::memory_order_relaxed)});
+    }
+    std::sort(out.begin(), out.end(), [](const MissingTable& a, const MissingTable& b) {
+      return a.probes != b.probes ? a.probes > b.probes : a.material < b.material;
+    });
+    return out;
+  }
+
  private:
+  // The missing materials' counts: a small lock-free open-addressing table
+  // (slot key: the packed material + 1, 0 = free). Materials past its
+  // capacity are not counted (a search meets far fewer).
+  static constexpr size_t kSlots = 4096;
+  void CountMissing(uint64_t material) const {
+    uint64_t key = material + 1;
+    if (colour_symmetric_) key = std::min(key, Flip(material) + 1);  // one table serves both
+    for (size_t n = 0, i = (key * 0x9E3779B97F4A7C15ull) >> 52; n < kSlots; ++n, i = (i + 1) & (kSlots - 1)) {
+      uint64_t seen = missing_keys_[i].load(std::memory_order_relaxed);
+      if (seen == 0 && missing_keys_[i].compare_exchange_strong(seen, key, std::memory_order_relaxed)) seen = key;
+      if (seen == key) {
+        missing_counts_[i].fetch_add(1, std::memory_order_relaxed);
+        return;
+      }
+    }
+  }
+  uint64_t Flip(uint64_t material) const {  // the colours' halves swapped
+    const int half = 4 * kinds_;
+    return (material >> half) | (material & ((uint64_t{1} << half) - 1)) << half;
+  }
+
   // Four bits per colour and kind (a count above 15 saturates).
   template <class Count>
   uint64_t Pack(Count&& count) const {
@@ -59,6 +106,11 @@ class SetOracle : public TablebaseOracle {
   uint64_t Key(const tb::Material& m) const { return Pack([&](int c, int k) { return m.count[c][k]; }); }
 
   tb::TablebaseSet set_;
+  const Variant* variant_ = nullptr;
+  int count_missing_up_to_ = 0;
+  bool colour_symmetric_ = false;
+  mutable std::array<std::atomic<uint64_t>, kSlots> missing_keys_{};
+  mutable std::array<std::atomic<uint64_t>, kSlots> missing_counts_{};
   int max_pieces_ = 0;
   int kinds_ = 0;
   std::vector<uint64_t> keys_;  // sorted
@@ -66,9 +118,10 @@ class SetOracle : public TablebaseOracle {
 
 }  // namespace
 
-Status OpenTablebaseOracle(const std::string& dir, const Variant& v, std::unique_ptr<TablebaseOracle>* out) {
+Status OpenTablebaseOracle(const std::string& dir, const Variant& v, std::unique_ptr<TablebaseOracle>* out,
+                           int count_missing_up_to) {
   auto oracle = std::make_unique<SetOracle>();
-  Status st = oracle->Open(dir, v);
+  Status st = oracle->Open(dir, v, count_missing_up_to);
   if (!st.ok()) return st.WithContext("--tb");
   *out = std::move(oracle);
   return Status::OK();

@@ -11,6 +11,9 @@
 namespace canju {
 
 // Opens the complete tables of `v` in `dir`. `v` must outlive the oracle.
-Status OpenTablebaseOracle(const std::string& dir, const Variant& v, std::unique_ptr<TablebaseOracle>* out);
+// With `count_missing_up_to` > 0 the oracle counts the probes of materials
+// of at most that many pieces that have no table (MissingTables()).
+Status OpenTablebaseOracle(const std::string& dir, const Variant& v, std::unique_ptr<TablebaseOracle>* out,
+                           int count_missing_up_to = 0);
 
 }  // namespace canju

@@ -102,6 +102,10 @@ TEST_F(SolveCommands, SolveNamesWhatIsWrongWithAFen) {
   EXPECT_TRUE(r.out.empty()) << r.out;
   EXPECT_NE(r.err.find("unknown piece 'X'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("rank 10"), std::string::npos) << r.err;
+  // Counting the tables the search wanted needs tables to count against.
+  Result missing = RunCanju({"solve", "--json", "--tb-missing", "6", kMateIn5});
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_NE(missing.err.find("--tb-missing needs --tb"), std::string::npos) << missing.err;
 }
 
 TEST_F(SolveCommands, VerifyJsonIsOneObjectPerPuzzle) {

@@ -77,6 +77,27 @@ bool ReplaysToMate(Position p, const std::vector<Move>& line) {
   return replies.empty();
 }
 
+TEST_F(Tables, TheOracleCountsTheMaterialsItHasNoTableFor) {
+  // --tb-missing: which table to build next. The directory holds KRKA and
+  // KNKA (and their sub-tables), not KRKAA.
+  std::unique_ptr<TablebaseOracle> counting;
+  ASSERT_TRUE(OpenTablebaseOracle(dir_, BuiltinVariant("xiangqi"), &counting, 5).ok());
+  TablebaseValue tv;
+  EXPECT_TRUE(counting->Probe(Pos("4k4/4a4/9/9/9/9/9/9/9/3K1R3 w"), &tv));  // KRKA: a table
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(counting->Probe(Pos("3ak4/4a4/9/9/9/9/9/9/9/3K1R3 w"), &tv));  // KRKAA
+  // The same material with the colours swapped is the same table.
+  EXPECT_FALSE(counting->Probe(Pos("3k1r3/9/9/9/9/9/9/9/4A4/3AK4 b"), &tv));
+  // More pieces than asked for: not counted.
+  EXPECT_FALSE(counting->Probe(Pos("3ak4/4a4/4b4/9/9/9/9/9/9/3K1R3 w"), &tv));
+  const std::vector<MissingTable> missing = counting->MissingTables();
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0].material, "KRKAA");
+  EXPECT_EQ(missing[0].probes, 4u);
+  // Without counting, nothing is listed.
+  EXPECT_FALSE(oracle_->Probe(Pos("3ak4/4a4/9/9/9/9/9/9/9/3K1R3 w"), &tv));
+  EXPECT_TRUE(oracle_->MissingTables().empty());
+}
+
 const char* kRookAgainstAdvisor = "4k4/4a4/9/9/9/9/9/9/9/3K1R3 w";
 
 TEST_F(Tables, RootInTheTablesIsAnsweredFromThem) {
