@@ -4,7 +4,7 @@
 // cooks, the book lines that are not best play).
 //
 //   build/bench/solver_bench [--seconds S | --nodes N] [--wall-clock] [--jobs J] [--every N]
-//                            [--hash MB] [--tb DIR] [--walk-share F] [--no-book-walk]
+//                            [--hash MB] [--tb DIR [--tb-missing N]] [--walk-share F] [--no-book-walk]
 //                            [--markdown FILE] [PATH...]
 //
 // --tb DIR probes the endgame tables in DIR at the root and at the leaves
@@ -15,6 +15,8 @@
 // the machine's load. Seconds are each solving thread's CPU seconds (the
 // target is "10 s on one core", and the machine may be shared);
 // --wall-clock counts the clock instead.
+// --tb-missing N lists the materials of at most N pieces without a table
+// that the searches probed most (which tables to build next).
 // --walk-share F gives the walk along the book's line that share of each
 // puzzle's budget before the solve (default: VerifyOptions's);
 // --no-book-walk leaves the walk out (before and after the solve).
@@ -96,6 +98,7 @@ int main(int argc, char** argv) {
   double walk_share = VerifyOptions().book_walk_share;
   bool cpu_clock = true;  // seconds of the solving thread's CPU time (--wall-clock: of the clock)
   uint64_t nodes = 0;  // a node budget instead of seconds: the same work on a busy machine
+  int tb_missing = 0;
   std::vector<std::string> paths;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -104,6 +107,7 @@ int main(int argc, char** argv) {
     else if (a == "--every" && i + 1 < argc) every = std::max(1, std::atoi(argv[++i]));
     else if (a == "--markdown" && i + 1 < argc) markdown = argv[++i];
     else if (a == "--tb" && i + 1 < argc) tb_dir = argv[++i];
+    else if (a == "--tb-missing" && i + 1 < argc) tb_missing = std::atoi(argv[++i]);
     else if (a == "--wall-clock") cpu_clock = false;
     else if (a == "--nodes" && i + 1 < argc) nodes = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--hash" && i + 1 < argc) hash_mib = std::strtoull(argv[++i], nullptr, 10);
@@ -112,6 +116,7 @@ int main(int argc, char** argv) {
     else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr,
                    "usage: solver_bench [--seconds S] [--jobs J] [--every N] [--nodes N] [--wall-clock] [--hash MB] [--tb DIR] "
+                   "[--tb-missing N] "
                    "[--markdown FILE] "
                    "[PATH...]\n");
       return 2;
@@ -159,7 +164,7 @@ int main(int argc, char** argv) {
   if (!tb_dir.empty()) {
 #ifdef CANJU_HAVE_TABLEBASE
     Status st = LoadVariant("xiangqi", &xiangqi);
-    if (st.ok()) st = OpenTablebaseOracle(tb_dir, *xiangqi, &tables);
+    if (st.ok()) st = OpenTablebaseOracle(tb_dir, *xiangqi, &tables, tb_missing);
     if (!st.ok()) {
       std::fprintf(stderr, "solver_bench: %s\n", st.ToString().c_str());
       return 2;
@@ -230,6 +235,13 @@ int main(int argc, char** argv) {
   std::printf("\nwall time %.0f s with %d thread(s), %.1f s %s budget per puzzle%s%s\n", wall, jobs, seconds,
               cpu_clock ? "CPU" : "wall-clock",
               tb_dir.empty() ? "" : ", endgame tables from ", tb_dir.c_str());
+
+  if (tables && tb_missing > 0) {
+    std::printf("\n| material without a table (at most %d pieces) | positions probed |\n|---|---|\n", tb_missing);
+    const std::vector<MissingTable> missing = tables->MissingTables();
+    for (size_t i = 0; i < missing.size() && i < 30; ++i)
+      std::printf("| %s | %llu |\n", missing[i].material.c_str(), static_cast<unsigned long long>(missing[i].probes));
+  }
 
   std::printf("\nNot confirmed:\n");
   for (const Item& it : items) {
