@@ -4,20 +4,31 @@
 # at a time, and prints each table's build time, so that it is reported on
 # its own and never charged to a puzzle's budget:
 #
-#   bench/solver_tables.sh [--large] CANJU DIR [THREADS]
+#   bench/solver_tables.sh [--large] [--leaf] CANJU DIR [THREADS]
 #
 #   CANJU    the canju binary (e.g. build/cli/canju)
 #   DIR      the table directory to fill (resumes: complete tables are skipped)
 #   THREADS  threads per build (default 2)
 #   --large  also the 7-piece pawn tables (each a few minutes and 0.4-0.8 GB)
+#   --leaf   also the tables the searches of the unproven puzzles landed in
+#            most (`--tb-missing 7` census, docs/performance.md, stop 16):
+#            the endings after an exchange, 5-7 pieces (146 tables with their
+#            sub-tables: about 32 min on 2 cores, 0.33 GB)
 #
 # Then: build/bench/solver_bench --tb DIR ...  or  canju verify --tb DIR ...
 set -euo pipefail
 
 large=0
-if [ "${1:-}" = "--large" ]; then large=1; shift; fi
+leaf=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --large) large=1; shift ;;
+    --leaf) leaf=1; shift ;;
+    *) break ;;
+  esac
+done
 if [ $# -lt 2 ]; then
-  sed -n '2,14p' "$0" >&2
+  sed -n '2,18p' "$0" >&2
   exit 2
 fi
 canju=$1
@@ -43,6 +54,17 @@ if [ "$large" = 1 ]; then
     KRKAAPP   # 第388局
     KCPKAAP   # 第441局
     KNPKAAP   # 第439局
+  )
+fi
+
+if [ "$leaf" = 1 ]; then
+  # Where the searches of the 100 unproven 先胜局 puzzles spent their nodes
+  # without a table (each name with its sub-tables).
+  tables+=(
+    KRAAKAA KAABPKA KRPKAA KRCKAA KPKCBB KRPKBB KCBPKA KCAABKAB KRAAKAP
+    KNPKAAB KNAABKR KRAABKR KCBPKBB KCAKRBB KRABBKR KRAKRBB KRCAKBB
+    KCBKPP KRBKPP KCBKRBB KRBKRBB KRCBKBB KCAPKP KRAKRAB KRBKRP KCBPKC
+    KCPKPP KRAKRP KRCBKR KRKPPP KRBPKR
   )
 fi
 
