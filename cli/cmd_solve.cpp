@@ -48,10 +48,7 @@ void WriteJsonLine(const json& j) {
 struct Tables {
   std::unique_ptr<TablebaseOracle> oracle;
   void Open(const std::string& dir, const Variant& v, int count_missing_up_to) {
-    if (dir.empty()) {
-      if (count_missing_up_to > 0) throw CommandError{"--tb-missing needs --tb DIR (the tables there are not counted)", 2};
-      return;
-    }
+    if (dir.empty()) return;
 #ifdef CANJU_HAVE_TABLEBASE
     Status st = OpenTablebaseOracle(dir, v, &oracle, count_missing_up_to);
     if (!st.ok()) throw CommandError{st.message(), 1};
@@ -68,8 +65,8 @@ struct Tables {
     return m;
   }
   void PrintMissing(FILE* out) const {
-    const std::vector<MissingTable> m = Missing();
     if (!oracle) return;
+    const std::vector<MissingTable> m = Missing();
     std::fprintf(out, "\ntables the search wanted (materials without a table, positions probed)%s\n",
                  m.empty() ? ": none" : "");
     for (const MissingTable& t : m) std::fprintf(out, "  %-14s %12llu\n", t.material.c_str(), static_cast<unsigned long long>(t.probes));
@@ -113,6 +110,12 @@ struct SearchOptions {
                     "With --tb: count the positions of at most N pieces whose material has no table and list the "
                     "materials most probed at the end (which tables to build next)")
         ->check(CLI::Range(2, 32));
+  }
+  // Options that only make sense together (checked here rather than with
+  // CLI11's needs() for a message that says why).
+  void Validate() const {
+    if (tb_missing > 0 && tb_dir.empty())
+      throw CommandError{"--tb-missing needs --tb DIR (the tables there are not counted)", 2};
   }
   SolveOptions Make(const TablebaseOracle* tb, bool nodes_given) const {
     SolveOptions o;
@@ -244,6 +247,7 @@ void RegisterSolve(CLI::App& app) {
   cmd->add_flag("--json", *as_json,
                 "One JSON object: result, mate_plies, pv, winning_first_moves, nodes, seconds (side to move's view)");
   cmd->callback([=] {
+    search->Validate();
     auto v = opts->Load();
     Position pos = ParsePositionOrThrow(*v, JoinFen(*fen));
     Tables tb;
@@ -415,6 +419,7 @@ void RegisterVerify(CLI::App& app) {
   cmd->add_flag("--quiet,-q", *quiet, "No progress bar");
   cmd->add_flag("--show", *show, "Also draw each board with the best line (Chinese and ICCS) and the winning first moves");
   cmd->callback([=] {
+    search->Validate();
     if (paths->empty() == store_dir->empty())
       throw CommandError{"verify: give either files/folders or --store DIR", 2};
     std::vector<Job> work;
@@ -473,8 +478,6 @@ void RegisterVerify(CLI::App& app) {
       Status st = LoadVariant(work[0].record.variant, &tb_variant);
       if (!st.ok()) throw CommandError{st.message(), 1};
       tb.Open(search->tb_dir, *tb_variant, search->tb_missing);
-    } else if (search->tb_missing > 0) {
-      throw CommandError{"--tb-missing needs --tb DIR (the tables there are not counted)", 2};
     }
     VerifyOptions vo;
     vo.solve = search->Make(tb.oracle.get(), search->nodes > 0);

@@ -207,11 +207,17 @@ json MoveSequence(Position pos, const std::vector<std::string>& moves, bool from
   return out;
 }
 
+// true: the shortest mate; false: an upper bound; null: no mate, or a
+// verdict stored before exactness was recorded.
+json MateExactJson(int mate_plies, int8_t mate_exact) {
+  return mate_plies >= 0 && mate_exact >= 0 ? json(mate_exact == 1) : json(nullptr);
+}
+
 json VerdictJson(const Verdict& vd, const Position* start) {
   json j = {{"kind", VerdictName(vd.kind)},
             {"proven", ClaimName(vd.proven)},
             {"mate_plies", vd.mate_plies},
-            {"mate_exact", vd.mate_plies >= 0 && vd.mate_exact >= 0 ? json(vd.mate_exact == 1) : json(nullptr)},
+            {"mate_exact", MateExactJson(vd.mate_plies, vd.mate_exact)},
             {"cooks_scope", CooksScopeName(vd.cooks_scope)},
             {"reason", vd.reason},
             {"solver", vd.solver},
@@ -322,7 +328,7 @@ json SummaryJson(const PuzzleSummary& s, int appearances) {
           {"verdict", VerdictName(s.verdict)},
           {"proven", ClaimName(s.proven)},
           {"mate_plies", s.mate_plies},
-          {"mate_exact", s.mate_plies >= 0 && s.mate_exact >= 0 ? json(s.mate_exact == 1) : json(nullptr)},
+          {"mate_exact", MateExactJson(s.mate_plies, s.mate_exact)},
           {"is_game", s.is_game},
           {"fen_problem", s.fen_problem},
           {"appearances", appearances}};
