@@ -4,7 +4,8 @@
 // cooks, the book lines that are not best play).
 //
 //   build/bench/solver_bench [--seconds S | --nodes N] [--wall-clock] [--jobs J] [--every N]
-//                            [--hash MB] [--tb DIR [--tb-missing N]] [--walk-share F] [--no-book-walk]
+//                            [--hash MB] [--material-weight W] [--tb DIR [--tb-missing N]] [--walk-share F]
+//                            [--no-book-walk]
 //                            [--markdown FILE] [PATH...]
 //
 // --tb DIR probes the endgame tables in DIR at the root and at the leaves
@@ -20,6 +21,8 @@
 // --walk-share F gives the walk along the book's line that share of each
 // puzzle's budget before the solve (default: VerifyOptions's);
 // --no-book-walk leaves the walk out (before and after the solve).
+// --material-weight W sets SolveOptions::material_weight (0 = the search
+// without the material heuristic, for comparisons).
 // Default paths: ../shared/data/xqf/适情雅趣550局/先胜局 and
 // ../shared/data/lines/梦入神机.eglib (records without a claim are taken as
 // "win", as every composition of those books is). Default: 10 s per puzzle,
@@ -94,6 +97,7 @@ int main(int argc, char** argv) {
   int jobs = 2, every = 1;
   std::string markdown, tb_dir;
   size_t hash_mib = 0;
+  int material_weight = -1;  // -1: SolveOptions' default
   bool book_walk = true;
   double walk_share = VerifyOptions().book_walk_share;
   bool cpu_clock = true;  // seconds of the solving thread's CPU time (--wall-clock: of the clock)
@@ -111,11 +115,12 @@ int main(int argc, char** argv) {
     else if (a == "--wall-clock") cpu_clock = false;
     else if (a == "--nodes" && i + 1 < argc) nodes = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--hash" && i + 1 < argc) hash_mib = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--material-weight" && i + 1 < argc) material_weight = std::atoi(argv[++i]);
     else if (a == "--no-book-walk") book_walk = false;
     else if (a == "--walk-share" && i + 1 < argc) walk_share = std::atof(argv[++i]);
     else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr,
-                   "usage: solver_bench [--seconds S] [--jobs J] [--every N] [--nodes N] [--wall-clock] [--hash MB] [--tb DIR] "
+                   "usage: solver_bench [--seconds S] [--jobs J] [--every N] [--nodes N] [--wall-clock] [--hash MB] [--material-weight W] [--tb DIR] "
                    "[--tb-missing N] "
                    "[--markdown FILE] "
                    "[PATH...]\n");
@@ -157,6 +162,7 @@ int main(int argc, char** argv) {
   vo.solve.max_nodes = nodes;
   vo.solve.cpu_clock = cpu_clock;
   if (hash_mib) vo.solve.tt_bytes = hash_mib << 20;
+  if (material_weight >= 0) vo.solve.material_weight = material_weight;
   vo.book_walk = book_walk;
   vo.book_walk_share = walk_share;
   std::unique_ptr<TablebaseOracle> tables;

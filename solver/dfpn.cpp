@@ -12,6 +12,7 @@ constexpr uint32_t kInf = 1u << 30;       // proof or disproof number of a decid
 constexpr uint32_t kBig = kInf - 1;       // the largest number of an undecided node
 constexpr int16_t kNoRep = 0x7FFF;        // depends on no repetition
 constexpr int16_t kPathDep = -1;          // depends on the ply cap or a clock: never a fact
+constexpr uint32_t kUnit = 8;             // a new node's numbers are multiples of this
 
 uint32_t SatAdd(uint32_t a, uint32_t b) {
   const uint64_t s = uint64_t{a} + b;
@@ -62,6 +63,33 @@ void Budget::Poll() {
 }
 
 // --- Prover -----------------------------------------------------------------
+
+int Prover::Balance() const {
+  const int kinds = pos_->variant().kind_count();
+  const Color a = q_.attacker, d = a == kFirst ? kSecond : kFirst;
+  int sum = 0;
+  for (int k = 0; k < kinds; ++k) sum += (pos_->count(a, k) - pos_->count(d, k)) * values_[k];
+  return sum;
+}
+
+// Material won or lost since the root: a line where the attacker has lost
+// material is harder to prove and easier to disprove, one where he has won
+// some the other way round. Each unit of the variant's piece values
+// (Xiangqi: pawn 1, rook 9) changes both numbers by a factor of
+// 1 + weight/8 (weight 8: losing a rook multiplies the proof number by 10
+// and divides the disproof number by 10). The long quiet wins the search
+// left open are mostly won by taking material; without this a line that
+// throws a rook away looked as promising as any other until searched.
+void Prover::WeighMaterial(Child* c) const {
+  if (!weigh_now_) return;
+  const int d = Balance() - root_balance_;
+  if (d == 0) return;
+  const uint64_t f = kUnit + static_cast<uint64_t>(d < 0 ? -d : d) * material_weight_;
+  uint32_t& harder = d < 0 ? c->pn : c->dn;
+  uint32_t& easier = d < 0 ? c->dn : c->pn;
+  harder = static_cast<uint32_t>(std::min<uint64_t>(kBig / 2, harder * f / kUnit));
+  easier = static_cast<uint32_t>(std::max<uint64_t>(1, easier * kUnit / f));
+}
 
 Prover::Prover(TranspositionTable* tt, Budget* budget, const TablebaseOracle* tablebase)
     : tt_(tt), budget_(budget), tablebase_(tablebase), children_(kMaxPly + 1), lists_(kMaxPly + 1) {}
@@ -276,10 +304,12 @@ void Prover::InitChild(int ply, uint16_t depth, Child* c) {
     c->pn = kInf, c->dn = 0;
     return;
   }
-  // Mobility: a defender with few replies is easy to mate.
-  c->pn = attacker ? 1 : static_cast<uint32_t>(std::max(1, nmoves));
-  c->dn = 1;
-  // An attacker node starts at (1, 1) without any work: nothing to keep.
+  // Mobility: a defender with few replies is easy to mate. (In units of
+  // kUnit, so that the material factor can lower a number too.)
+  c->pn = kUnit * (attacker ? 1 : static_cast<uint32_t>(std::max(1, nmoves)));
+  c->dn = kUnit;
+  if (material_weight_) WeighMaterial(c);
+  // An attacker node's numbers cost no work to make again: nothing to keep.
   if (!p.found && !attacker) tt_->StoreNumbers(key, depth, c->pn, c->dn, 0);  // never over another depth's numbers
 }
 
@@ -472,6 +502,14 @@ Answer Prover::Prove(Position& pos, const Question& q, uint64_t node_limit, doub
   call_deadline_ = deadline_s;
   Answer a;
 
+  // Only the full-width searches weigh material: a mate by checks is found
+  // as fast without it (docs/solver.md).
+  weigh_now_ = material_weight_ > 0 && q.mode == Mode::kAll;
+  if (weigh_now_) {
+    const Variant& v = pos.variant();
+    for (int k = 0; k < v.kind_count(); ++k) values_[k] = k == v.royal_kind() ? 0 : v.kind(k).value;
+    root_balance_ = Balance();
+  }
   keys_[0] = pos.key();
   in_check_[0] = pos.InCheck();
   attacker_[0] = pos.side_to_move() == q.attacker;

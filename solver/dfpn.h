@@ -115,6 +115,11 @@ class Prover {
   // (Mode::kThreats). Undecided tests count as "no threat" this time; the
   // table keeps their numbers, so the next visit goes further.
   void set_threat_nodes(uint64_t n) { threat_nodes_ = n; }
+  // How much the full-width searches weigh material won or lost since the
+  // root in a new node's numbers (dfpn.cpp, WeighMaterial): eighths of a
+  // factor per unit of the variant's piece values; 0 (the default here;
+  // SolveOptions sets it) = not at all.
+  void set_material_weight(int w) { material_weight_ = w < 0 ? 0 : w; }
   // Whether the attacker may play the move that led to `pos` in mode `mode`
   // (the attacker has just moved).
   bool Allowed(Position& pos, const Question& q);
@@ -149,6 +154,8 @@ class Prover {
   bool ProbeTablebase(uint16_t depth, Child* c) const;
   bool Threatens();  // the attacker, to move again, mates by checks
   bool SharedFact(uint64_t raw_key, uint16_t depth, Child* c) const;
+  int Balance() const;  // attacker's material minus the defender's
+  void WeighMaterial(Child* c) const;
 
   TranspositionTable* tt_;
   Budget* budget_;
@@ -175,6 +182,12 @@ class Prover {
   MoveList scratch_;
   std::unique_ptr<Prover> threat_prover_;
   uint64_t threat_nodes_ = 300;
+  // The material heuristic (WeighMaterial): weight in eighths per unit of
+  // material, 0 = off; whether this question uses it, the root's balance.
+  int material_weight_ = 0;
+  bool weigh_now_ = false;
+  int root_balance_ = 0;
+  int values_[kMaxKinds] = {};
 };
 
 }  // namespace canju::solver

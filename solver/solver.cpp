@@ -96,6 +96,7 @@ struct Solver::Impl {
   void Reset(double seconds, uint64_t nodes) {
     budget = std::make_unique<Budget>(nodes, seconds, opt.stop, opt.cpu_clock);
     prover = std::make_unique<Prover>(&tt, budget.get(), opt.tablebase);
+    prover->set_material_weight(opt.material_weight);
   }
 
   // A share of what is left of the budget, as (node limit, deadline).

@@ -35,6 +35,11 @@ struct SolveOptions {
   // Deepest bounded full-width search (plies) tried, after a win by checks,
   // for a shorter mate that is not all checks.
   int max_general_depth = 15;
+  // How much the full-width search weighs material won or lost along a line
+  // (docs/solver.md, "Material"): eighths of a factor per unit of material
+  // (pawn 1, rook 9 in Xiangqi); 0 = not at all. A heuristic: it changes
+  // which lines are searched first, never what is proved.
+  int material_weight = 8;
   const std::atomic<bool>* stop = nullptr;  // set from another thread to stop
   const TablebaseOracle* tablebase = nullptr;  // not owned; may be null
 };

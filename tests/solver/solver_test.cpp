@@ -281,13 +281,18 @@ TEST(Solver, BoundedSearchAgreesWithBruteForce) {
     ++checked;
     const bool brute = MatesWithin(p, 3);
     mates += brute;
-    TranspositionTable tt(size_t{1} << 20);
-    Budget budget(0, 0);
-    Prover prover(&tt, &budget);
-    const Answer a = prover.Prove(p, {kFirst, Mode::kAll, 3});
-    EXPECT_EQ(a.status, brute ? ProofStatus::kProven : ProofStatus::kDisproven) << p.Fen();
-    const Answer c = prover.Prove(p, {kFirst, Mode::kChecks, 3});
-    EXPECT_EQ(c.status == ProofStatus::kProven, MatesWithin(p, 3, true)) << p.Fen();
+    // The material heuristic (off, the solver's weight, an extreme one)
+    // changes the order of the search, never its answer.
+    for (int weight : {0, 8, 400}) {
+      TranspositionTable tt(size_t{1} << 20);
+      Budget budget(0, 0);
+      Prover prover(&tt, &budget);
+      prover.set_material_weight(weight);
+      const Answer a = prover.Prove(p, {kFirst, Mode::kAll, 3});
+      EXPECT_EQ(a.status, brute ? ProofStatus::kProven : ProofStatus::kDisproven) << p.Fen() << " weight " << weight;
+      const Answer c = prover.Prove(p, {kFirst, Mode::kChecks, 3});
+      EXPECT_EQ(c.status == ProofStatus::kProven, MatesWithin(p, 3, true)) << p.Fen() << " weight " << weight;
+    }
   }
   EXPECT_GE(checked, 50);
   EXPECT_GT(mates, 0);
