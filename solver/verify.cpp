@@ -11,7 +11,9 @@
 
 namespace canju {
 
-const char* SolverVersion() { return "canju-dfpn 1"; }
+// Stored with each verdict; raised when the search proves other things
+// within the same budget (2: material weighs the full-width search).
+const char* SolverVersion() { return "canju-dfpn 2"; }
 
 namespace {
 
