@@ -407,7 +407,9 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
         if (r.no_win) {
           r.result = Claim::kDraw;
           r.proof = ProofKind::kFullWidth;
-          r.note = "neither side can force a win (every line searched; repetitions are draws, perpetual check loses)";
+          r.note =
+            "neither side can force a win (every line searched; repetitions are draws, perpetual check loses; "
+            "perpetual chasing is not modelled)";
           r.mate_exact = true;
           return r;
         }
