@@ -174,6 +174,21 @@ TEST(Solver, OnlyWinIsNotACheck) {
   EXPECT_FALSE(p.InCheck()) << "the winning first move is quiet";
 }
 
+TEST(Solver, MaterialWeightReachesTheSearch) {
+  // SolveOptions::material_weight orders the full-width search: the same
+  // answer with and without it, found along another path.
+  Position p = Pos("xiangqi", "2r2a3/c2C1k3/7P1/9/2b2N3/9/9/9/1p1p5/4K4 w");  // 梦入神机 三鳝登堂
+  SolveOptions weighed = Quick(), plain = Quick();
+  plain.material_weight = 0;
+  ASSERT_GT(weighed.material_weight, 0);
+  const SolveResult a = Solve(p, weighed), b = Solve(p, plain);
+  ASSERT_EQ(a.result, Claim::kWin) << a.note;
+  ASSERT_EQ(b.result, Claim::kWin) << b.note;
+  EXPECT_EQ(a.mate_plies, b.mate_plies);
+  EXPECT_TRUE(a.mate_exact && b.mate_exact);
+  EXPECT_NE(a.nodes, b.nodes);
+}
+
 TEST(Solver, ThreatModeFindsQuietMoveMates) {
   // The quiet first move threatens a mate by checks, so the checks-and-
   // threats search proves what the checks-only search disproves.
