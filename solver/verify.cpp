@@ -282,18 +282,29 @@ int CheckBookMate(const BookLine& book, int max_slack, Solver& solver, VerifyRep
 // main line: every defence the book gives, the winner's first reply only
 // (other winning moves are not needed for a proof). Failures are left to
 // the main line.
-void ProveVariations(const std::vector<MoveNode>& next, size_t first, const Position& pos, Color winner,
-                     Solver& solver) {
+// Returns how many of the loser's defences in them were proved won.
+int ProveVariations(const std::vector<MoveNode>& next, size_t first, const Position& pos, Color winner,
+                    Solver& solver) {
+  int proved = 0;
   for (size_t i = first; i < next.size(); ++i) {
     const MoveNode& n = next[i];
-    if (solver.BudgetExhausted()) return;
+    if (solver.BudgetExhausted()) break;
     Move m;
     if (!ParseAnyMove(pos, n.move, &m).ok()) continue;  // a bad variation in a book: the others still help
     const Position after = After(pos, m);
-    ProveVariations(n.next, 0, after, winner, solver);
-    solver.WinFrom(after, winner, 0.5);
-    if (pos.side_to_move() == winner) return;
+    proved += ProveVariations(n.next, 0, after, winner, solver);
+    const bool won = solver.WinFrom(after, winner, 0.5) == 1;
+    if (pos.side_to_move() == winner) break;
+    proved += won;
   }
+  return proved;
+}
+
+// The reason's mention of the book's other defences a walk proved.
+std::string AndVariations(int proved) {
+  if (proved <= 0) return "";
+  return " with " + std::to_string(proved) + (proved == 1 ? " other defence" : " other defences") +
+         " the book gives";
 }
 
 // Where a walk stopped at the loser's move: how many of the loser's replies
@@ -326,17 +337,19 @@ std::string OpenDefences(const Position& p, Color winner, Solver& solver) {
 // winner force a win from here?" by the unbounded full-width search, so
 // that each proof finds the next one's in the table and only has to deal
 // with the defences the book does not play (the book's own variations are
-// proved first). The walk stops at the first position not proved. Returns
-// the start's mate length along the proof (an upper bound), or -1 with a
-// note saying where it stopped.
-int WalkBookLine(const BookLine& book, Solver& solver, std::vector<BookDeparture>* notes) {
+// proved first; `variations` counts the loser's defences among them proved
+// won). The walk stops at the first position not proved. Returns the
+// start's mate length along the proof (an upper bound), or -1 with a note
+// saying where it stopped.
+int WalkBookLine(const BookLine& book, Solver& solver, std::vector<BookDeparture>* notes, int* variations) {
   const std::vector<Position>& at = book.at;
   const int length = static_cast<int>(book.moves.size());
+  *variations = 0;
   if (length == 0) return -1;
   const Color winner = at[0].side_to_move();
   for (int j = length; j >= 0; --j) {
     if (j < length && book.next[j]->size() > 1 && at[j].side_to_move() != winner)
-      ProveVariations(*book.next[j], 1, at[j], winner, solver);
+      *variations += ProveVariations(*book.next[j], 1, at[j], winner, solver);
     int plies = -1;
     const int won = solver.WinFrom(at[j], winner, 1.0, &plies);
     if (won == 1) {
@@ -402,7 +415,8 @@ struct PuzzleBudget {
 
 // The verdict the solve gives: its result read against the claim, its line
 // and its cooks.
-void VerdictOfSolve(const Position& root, const SolveResult& sr, Claim claim, bool walked_first, Verdict* v) {
+void VerdictOfSolve(const Position& root, const SolveResult& sr, Claim claim, bool walked_first, int walk_variations,
+                    Verdict* v) {
   const Variant& variant = root.variant();
   v->proven = sr.result;
   v->mate_plies = sr.mate_plies;
@@ -432,7 +446,8 @@ void VerdictOfSolve(const Position& root, const SolveResult& sr, Claim claim, bo
     v->kind = VerdictKind::kConfirmed;
     v->reason = sr.note;
     if (walked_first)
-      v->reason = "the book's line proved first, from its end back to the start" + (v->reason.empty() ? "" : "; " + v->reason);
+      v->reason = "the book's line proved first, from its end back to the start" + AndVariations(walk_variations) +
+                  (v->reason.empty() ? "" : "; " + v->reason);
   } else {
     v->kind = VerdictKind::kRefuted;
     std::ostringstream why;
@@ -456,8 +471,9 @@ void ProveOpenWinAlongTheBook(const BookLine& book, const VerifyOptions& options
   Verdict& v = out->verdict;
   int mate = CheckBookMate(book, options.book_slack, solver, out);
   bool walked = false;
+  int variations = 0;
   if (mate < 0 && options.book_walk && !solver.BudgetExhausted()) {
-    mate = WalkBookLine(book, solver, &out->book);
+    mate = WalkBookLine(book, solver, &out->book, &variations);
     walked = mate > 0;
   }
   if (mate > 0) {
@@ -473,8 +489,8 @@ void ProveOpenWinAlongTheBook(const BookLine& book, const VerifyOptions& options
   }
   const int book_len = out->book_plies;
   if (walked) {
-    v.reason = "proved along the book's line, from its end back to the start: a forced mate within " + Plies(mate) +
-               " (the proof's length, not the shortest)";
+    v.reason = "proved along the book's line, from its end back to the start" + AndVariations(variations) +
+               ": a forced mate within " + Plies(mate) + " (the proof's length, not the shortest)";
   } else if (mate > 0) {
     v.reason = mate == book_len ? "the book's mate in " + Plies(mate) +
                                       " holds: every defence searched to that depth (the shortest mate not tightened)"
@@ -521,9 +537,10 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   // with its share of the budget; the solve gets the rest and finds the
   // walk's proofs in the table (a proved start decides it at once).
   bool walked_first = false;
+  int walk_variations = 0;
   if (options.book_walk && options.book_walk_share > 0 && walkable) {
     solver.ResetBudget(budget.Seconds(options.book_walk_share), budget.Nodes(options.book_walk_share));
-    walked_first = WalkBookLine(book, solver, nullptr) > 0;  // (the walk after the solve, if any, makes the notes)
+    walked_first = WalkBookLine(book, solver, nullptr, &walk_variations) > 0;  // (the walk after the solve, if any, makes the notes)
     budget.used_s = solver.seconds();
     budget.used_n = solver.nodes();
     solver.SetSolveBudget(budget.SecondsLeft(0), budget.NodesLeft(0));
@@ -533,7 +550,7 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   out->solve = sr;
   budget.used_s += sr.seconds;
   budget.used_n += sr.nodes;
-  VerdictOfSolve(root, sr, rec.claimed, walked_first, &v);
+  VerdictOfSolve(root, sr, rec.claimed, walked_first, walk_variations, &v);
   v.nodes = budget.used_n;
   v.seconds = budget.used_s;
 

@@ -359,6 +359,11 @@ TEST(Verify, AnUndecidedWinIsProvedAlongABookLineThatStopsBeforeMate) {
     ASSERT_TRUE(VerifyRecord(r, o, &with_variations).ok());
     EXPECT_EQ(with_variations.verdict.kind, VerdictKind::kConfirmed) << with_variations.verdict.reason;
     EXPECT_EQ(with_variations.verdict.pv, book);
+    // Every other defence the book gives (all of Black's legal replies but
+    // the main line's) was proved won on the way, and the reason counts them.
+    const std::string counted = "with " + std::to_string(replies.size() - 1) + " other defences the book gives";
+    EXPECT_NE(with_variations.verdict.reason.find(counted), std::string::npos) << with_variations.verdict.reason;
+    EXPECT_EQ(rep.verdict.reason.find("other defence"), std::string::npos) << rep.verdict.reason;  // none given
   }
   // Without the walk the same budget leaves it open.
   o.book_walk = false;
