@@ -74,14 +74,13 @@ int Prover::Balance() const {
 
 // Material won or lost since the root: a line where the attacker has lost
 // material is harder to prove and easier to disprove, one where he has won
-// some the other way round. Each unit of the variant's piece values
+// some the other way round. A change of Δ in the variant's piece values
 // (Xiangqi: pawn 1, rook 9) changes both numbers by a factor of
-// 1 + weight/8 (weight 8: losing a rook multiplies the proof number by 10
-// and divides the disproof number by 10). The long quiet wins the search
+// 1 + |Δ|·weight/8 (weight 8: losing a rook multiplies the proof number by
+// 10 and divides the disproof number by 10). The long quiet wins the search
 // left open are mostly won by taking material; without this a line that
 // throws a rook away looked as promising as any other until searched.
 void Prover::WeighMaterial(Child* c) const {
-  if (!weigh_now_) return;
   const int d = Balance() - root_balance_;
   if (d == 0) return;
   const uint64_t f = kUnit + static_cast<uint64_t>(d < 0 ? -d : d) * material_weight_;
@@ -308,7 +307,7 @@ void Prover::InitChild(int ply, uint16_t depth, Child* c) {
   // kUnit, so that the material factor can lower a number too.)
   c->pn = kUnit * (attacker ? 1 : static_cast<uint32_t>(std::max(1, nmoves)));
   c->dn = kUnit;
-  if (material_weight_) WeighMaterial(c);
+  if (weigh_now_) WeighMaterial(c);
   // An attacker node's numbers cost no work to make again: nothing to keep.
   if (!p.found && !attacker) tt_->StoreNumbers(key, depth, c->pn, c->dn, 0);  // never over another depth's numbers
 }
