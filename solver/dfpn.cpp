@@ -78,10 +78,10 @@ int Prover::Balance() const {
 // (Xiangqi: pawn 1, rook 9) changes both numbers by a factor of
 // 1 + |Δ|·weight/8 (weight 8: losing a rook multiplies the proof number by
 // 10 and divides the disproof number by 10). The long quiet wins the search
-// left open are mostly won by taking material; without this a line that
+// left open usually go through taking material; without this a line that
 // throws a rook away looked as promising as any other until searched.
-void Prover::WeighMaterial(Child* c) const {
-  const int d = Balance() - root_balance_;
+void Prover::WeighMaterial(int ply, Child* c) const {
+  const int d = balance_[ply] - balance_[0];
   if (d == 0) return;
   const uint64_t f = kUnit + static_cast<uint64_t>(d < 0 ? -d : d) * material_weight_;
   uint32_t& harder = d < 0 ? c->pn : c->dn;
@@ -131,6 +131,8 @@ void Prover::EnterPly(int ply, const StateInfo& st, bool check) {
   in_check_[ply] = check ? pos_->InCheck() : -1;
   attacker_[ply] = pos_->side_to_move() == q_.attacker;
   irreversible_[ply] = st.captured != kNoPiece ? ply : irreversible_[ply - 1];
+  // Material changes only with a capture (or a promotion, where there are any).
+  if (weigh_now_) balance_[ply] = st.captured != kNoPiece || promotions_ ? Balance() : balance_[ply - 1];
 }
 
 // A position already on the path: the cycle's checks decide.
@@ -307,7 +309,7 @@ void Prover::InitChild(int ply, uint16_t depth, Child* c) {
   // kUnit, so that the material factor can lower a number too.)
   c->pn = kUnit * (attacker ? 1 : static_cast<uint32_t>(std::max(1, nmoves)));
   c->dn = kUnit;
-  if (weigh_now_) WeighMaterial(c);
+  if (weigh_now_) WeighMaterial(ply, c);
   // An attacker node's numbers cost no work to make again: nothing to keep.
   if (!p.found && !attacker) tt_->StoreNumbers(key, depth, c->pn, c->dn, 0);  // never over another depth's numbers
 }
@@ -501,13 +503,14 @@ Answer Prover::Prove(Position& pos, const Question& q, uint64_t node_limit, doub
   call_deadline_ = deadline_s;
   Answer a;
 
-  // Only the full-width searches weigh material: a mate by checks is found
-  // as fast without it (docs/solver.md).
+  // Only the full-width searches weigh material (weighing the checks-only
+  // one too changed nothing measured, docs/solver.md).
   weigh_now_ = material_weight_ > 0 && q.mode == Mode::kAll;
   if (weigh_now_) {
     const Variant& v = pos.variant();
     for (int k = 0; k < v.kind_count(); ++k) values_[k] = k == v.royal_kind() ? 0 : v.kind(k).value;
-    root_balance_ = Balance();
+    promotions_ = !v.rules().promotion_kinds.empty();
+    balance_[0] = Balance();
   }
   keys_[0] = pos.key();
   in_check_[0] = pos.InCheck();

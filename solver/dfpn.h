@@ -155,7 +155,7 @@ class Prover {
   bool Threatens();  // the attacker, to move again, mates by checks
   bool SharedFact(uint64_t raw_key, uint16_t depth, Child* c) const;
   int Balance() const;  // attacker's material minus the defender's
-  void WeighMaterial(Child* c) const;
+  void WeighMaterial(int ply, Child* c) const;
 
   TranspositionTable* tt_;
   Budget* budget_;
@@ -183,11 +183,13 @@ class Prover {
   std::unique_ptr<Prover> threat_prover_;
   uint64_t threat_nodes_ = 300;
   // The material heuristic (WeighMaterial): weight in eighths per unit of
-  // material, 0 = off; whether this question uses it, the root's balance.
+  // material, 0 = off; whether this question uses it; the piece values,
+  // whether pawns promote, and the balance at each ply of the path.
   int material_weight_ = 0;
   bool weigh_now_ = false;
-  int root_balance_ = 0;
+  bool promotions_ = false;
   int values_[kMaxKinds] = {};
+  int balance_[kMaxPly + 2] = {};
 };
 
 }  // namespace canju::solver

@@ -407,9 +407,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
         if (r.no_win) {
           r.result = Claim::kDraw;
           r.proof = ProofKind::kFullWidth;
-          r.note =
-            "neither side can force a win (every line searched; repetitions are draws, perpetual check loses; "
-            "perpetual chasing is not modelled)";
+          r.note = std::string("neither side can force a win (") + kNoWinRules + ")";
           r.mate_exact = true;
           return r;
         }

@@ -44,6 +44,11 @@ struct SolveOptions {
   const TablebaseOracle* tablebase = nullptr;  // not owned; may be null
 };
 
+// What a "no win" (every line searched) rests on: the solver's repetition
+// rules (docs/solver.md, "Repetition"); said in the verdicts that rest on it.
+inline constexpr const char* kNoWinRules =
+    "every line searched; repetitions draw, perpetual check loses, perpetual chasing is not modelled";
+
 // How a result was proved.
 enum class ProofKind : uint8_t {
   kNone,

@@ -430,11 +430,8 @@ void VerdictOfSolve(const Position& root, const SolveResult& sr, Claim claim, bo
   if (sr.result == Claim::kUnknown && claim == Claim::kWin && sr.no_win) {
     // Not what the position is, but enough to say the claim is false.
     v->kind = VerdictKind::kRefuted;
-    // Chasing (长捉) is not modelled, so this holds under the solver's
-    // repetition rules only; the reason says so.
-    v->reason =
-        "the side to move cannot force a win (every line searched; repetitions draw, perpetual check loses; "
-        "perpetual chasing is not modelled)";
+    // (Under the solver's repetition rules only: the reason says so.)
+    v->reason = std::string("the side to move cannot force a win (") + kNoWinRules + ")";
   } else if (sr.result == Claim::kUnknown) {
     v->kind = VerdictKind::kUnproven;
     v->reason = sr.note.empty() ? "undecided within the budget" : sr.note;
