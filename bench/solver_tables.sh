@@ -11,9 +11,9 @@
 #   THREADS  threads per build (default 2)
 #   --large  also the 7-piece pawn tables (each a few minutes and 0.4-0.8 GB)
 #   --leaf   also the tables the searches of the unproven puzzles landed in
-#            most (`--tb-missing 7` census, docs/performance.md, stop 16):
-#            the endings after an exchange, 5-7 pieces (146 tables with their
-#            sub-tables: about 32 min on 2 cores, 0.33 GB)
+#            most (`--tb-missing 7` censuses, docs/performance.md, stops 16
+#            and 18): the endings after an exchange, 5-7 pieces (175 tables
+#            with their sub-tables: about 32 + 66 min on 2 cores, 0.98 GB)
 #
 # Then: build/bench/solver_bench --tb DIR ...  or  canju verify --tb DIR ...
 set -euo pipefail
@@ -47,6 +47,7 @@ tables=(
   KRKCC     # 第461局
   KRPKR     # 第396, 398局
   KRCKR     # 第460局
+  KPPKAAB   # 第445局
 )
 if [ "$large" = 1 ]; then
   tables+=(
@@ -65,6 +66,14 @@ if [ "$leaf" = 1 ]; then
     KNPKAAB KNAABKR KRAABKR KCBPKBB KCAKRBB KRABBKR KRAKRBB KRCAKBB
     KCBKPP KRBKPP KCBKRBB KRBKRBB KRCBKBB KCAPKP KRAKRAB KRBKRP KCBPKC
     KCPKPP KRAKRP KRCBKR KRKPPP KRBPKR
+  )
+  # Stop 18's census: where the searches of the 81 先胜局 puzzles stop 17
+  # left unproven, and of the 34 of 梦入神机, spent their nodes without a
+  # table (stop 17's search, which weighs material; KRPKCP alone is 1.1 G
+  # positions a side, about 21 min).
+  tables+=(
+    KCPKBP KCAPKB KRCKRB KAPKBP KRCKP KRCAKR KCAPKC KRCBKP KRPKCB KRAKCP
+    KRCKAP KRCKAAP KRAAKPP KRPKCBB KRBBKRP KRAKCAP KRPKCP
   )
 fi
 
