@@ -48,6 +48,10 @@ tables=(
   KRPKR     # 第396, 398局
   KRCKR     # 第460局
   KPPKAAB   # 第445局
+  # Stop 19: puzzles the search decides but whose shortest mate it leaves
+  # unproved within the budget; their own table gives the exact distance.
+  KCAKAA    # 第456局
+  KNPKCB    # 第458局
 )
 if [ "$large" = 1 ]; then
   tables+=(
@@ -55,6 +59,11 @@ if [ "$large" = 1 ]; then
     KRKAAPP   # 第388局
     KCPKAAP   # 第441局
     KNPKAAP   # 第439局
+    # Stop 19: decided by the search without the shortest mate (above).
+    KRPKRP    # 第394局 (about 16 min)
+    KCPKCAA   # 第443局
+    KCPPKBB   # 第444局
+    KRBKPPP   # 第440局
   )
 fi
 

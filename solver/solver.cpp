@@ -148,12 +148,16 @@ struct Solver::Impl {
   static int MinMate(bool attacker_to_move) { return attacker_to_move ? 1 : 2; }
 
   // Tightens an upper bound `upper` of the mate length for q.attacker from
-  // pos to the shortest, by bounded searches two plies shorter each time.
+  // pos to the shortest: while the gap to the lower bound is wide, a
+  // bounded search halfway (df-pn's first proofs are often several times
+  // the shortest mate: 147 plies for a mate in 19), then bounded searches
+  // two plies shorter each time.
   int Tighten(Position& pos, Question q, int upper, bool* exact, double fraction = 1.0) {
     *exact = false;
     const bool atm = pos.side_to_move() == q.attacker;
     int best = upper;
     const uint16_t cap = q.depth;
+    best = Bisect(pos, q, best, fraction / 2);
     for (;;) {
       if (best - 2 < MinMate(atm)) {
         *exact = true;
@@ -177,6 +181,34 @@ struct Solver::Impl {
       if (budget->exhausted()) break;
     }
     return best;
+  }
+
+  // The halving steps of Tighten: each bounded search at the middle of
+  // [lower, upper] gets `share` of what is left; a proof lowers the
+  // upper bound, a disproof raises the lower one, an undecided search
+  // ends the halving. Stops when the gap is under kBisectGap plies, where
+  // the two-ply steps cost no more. Returns the new upper bound.
+  int Bisect(Position& pos, Question q, int upper, double share) {
+    constexpr int kBisectGap = 8;
+    const bool atm = pos.side_to_move() == q.attacker;
+    const uint16_t cap = q.depth;
+    int lower = MinMate(atm);
+    while (!budget->exhausted()) {
+      uint16_t pl;
+      int16_t dd;
+      prover->Facts(pos, {q.attacker, q.mode, kUnbounded}, &pl, &dd);
+      if (dd != kNoDisproof) lower = std::max(lower, dd + 2);  // no mate within dd plies
+      if (upper - lower < kBisectGap) break;
+      int mid = (lower + upper) / 2;
+      if ((mid - lower) & 1) --mid;  // mates from here all have lower's parity
+      if (mid < lower || mid >= upper || mid > cap) break;
+      q.depth = static_cast<uint16_t>(mid);
+      const Answer a = Prove(pos, q, share);
+      if (a.status == ProofStatus::kProven) upper = std::min(upper, static_cast<int>(a.length));
+      else if (a.status == ProofStatus::kDisproven) lower = mid + 2;
+      else break;
+    }
+    return upper;
   }
 
   // Distance for the decided question's winner; see Solver::Distance.

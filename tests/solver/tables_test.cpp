@@ -206,6 +206,34 @@ TEST_F(Tables, TableLeavesReachAWinTheSearchAloneCannot) {
   EXPECT_EQ(tv.dtm, r.mate_plies - 1);
 }
 
+TEST_F(Tables, TightenedMateBoundsMeetTheTables) {
+  // 马胜单士 positions solved by the search alone (no table at the root or
+  // the leaves), their distances read from the KNKA table. A proved bound
+  // may never undercut the table's distance, an exact one must equal it;
+  // df-pn's first proof of the longest of them is about 49 plies, and the
+  // halving steps of the shortest-mate search bring every bound to within
+  // a few plies of the truth in the budget (stepping down two plies at a
+  // time left 49 for 37).
+  const std::vector<std::string> fens = {"9/9/3ak4/9/9/9/9/9/9/N2K5 w", "9/9/3ak4/9/9/9/9/9/9/3K1N3 w",
+                                         "4k4/4a4/9/9/9/9/9/9/9/N2K5 w", "9/4k4/5a3/9/9/9/9/9/9/2NK5 w"};
+  for (const std::string& fen : fens) {
+    SCOPED_TRACE(fen);
+    const Position p = Pos(fen);
+    TablebaseValue tv;
+    ASSERT_TRUE(oracle_->Probe(p, &tv));
+    ASSERT_EQ(tv.result, Claim::kWin);
+    SolveOptions o = WithTables(5'000'000, 16);
+    o.tablebase = nullptr;
+    o.cooks = false;
+    const SolveResult r = Solve(p, o);
+    ASSERT_EQ(r.result, Claim::kWin) << r.note;
+    EXPECT_GE(r.mate_plies, tv.dtm);
+    if (r.mate_exact) EXPECT_EQ(r.mate_plies, tv.dtm);
+    EXPECT_LE(r.mate_plies, tv.dtm + 6);
+    EXPECT_EQ(r.mate_plies % 2, 1);
+  }
+}
+
 }  // namespace
 }  // namespace canju
 
