@@ -9,7 +9,8 @@
 #   CANJU    the canju binary (e.g. build/cli/canju)
 #   DIR      the table directory to fill (resumes: complete tables are skipped)
 #   THREADS  threads per build (default 2)
-#   --large  also the 7-piece pawn tables (each a few minutes and 0.4-0.8 GB)
+#   --large  also the larger 6- and 7-piece tables (a few minutes to 20 min each;
+#            base and --large together about 71 min on 2 cores, 0.6 GB)
 #   --leaf   also the tables the searches of the unproven puzzles landed in
 #            most (`--tb-missing 7` censuses, docs/performance.md, stops 16
 #            and 18): the endings after an exchange, 5-7 pieces (175 tables
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ $# -lt 2 ]; then
-  sed -n '2,18p' "$0" >&2
+  sed -n '2,19p' "$0" >&2
   exit 2
 fi
 canju=$1
