@@ -210,10 +210,9 @@ TEST_F(Tables, TightenedMateBoundsMeetTheTables) {
   // 马胜单士 positions solved by the search alone (no table at the root or
   // the leaves), their distances read from the KNKA table. A proved bound
   // may never undercut the table's distance, an exact one must equal it;
-  // df-pn's first proof of the longest of them is about 49 plies, and the
-  // halving steps of the shortest-mate search bring every bound to within
-  // a few plies of the truth in the budget (stepping down two plies at a
-  // time left 49 for 37).
+  // the halving steps of the shortest-mate search bring every bound to
+  // within a few plies of the truth in the budget (stepping down two plies
+  // at a time from df-pn's first proof left 49 for the longest one's 37).
   const std::vector<std::string> fens = {"9/9/3ak4/9/9/9/9/9/9/N2K5 w", "9/9/3ak4/9/9/9/9/9/9/3K1N3 w",
                                          "4k4/4a4/9/9/9/9/9/9/9/N2K5 w", "9/4k4/5a3/9/9/9/9/9/9/2NK5 w"};
   for (const std::string& fen : fens) {
