@@ -310,19 +310,26 @@ std::string AndVariations(int proved) {
 // Where a walk stopped at the loser's move: how many of the loser's replies
 // the table holds as won for `winner`, and the first few still open (for
 // the note: where the proof would have to go on).
-std::string OpenDefences(const Position& p, Color winner, Solver& solver) {
-  if (p.side_to_move() == winner) return "";
+// The loser's replies at `p` the table does not hold as won for `winner`;
+// *count: how many replies there are.
+std::vector<Move> OpenReplies(const Position& p, Color winner, Solver& solver, int* count) {
   MoveList replies;
   p.GenerateLegal(&replies);
-  int won = 0;
+  *count = replies.size();
   std::vector<Move> open;
-  for (Move m : replies) {
-    if (solver.KnownWin(After(p, m), winner) == 1) ++won;
-    else open.push_back(m);  // (a reply proved not won would have decided the walk)
-  }
+  for (Move m : replies)
+    if (solver.KnownWin(After(p, m), winner) != 1) open.push_back(m);  // (a reply proved not won would have decided the walk)
+  return open;
+}
+
+std::string OpenDefences(const Position& p, Color winner, Solver& solver) {
+  if (p.side_to_move() == winner) return "";
+  int count = 0;
+  const std::vector<Move> open = OpenReplies(p, winner, solver, &count);
+  const int won = count - static_cast<int>(open.size());
   if (open.empty()) return "";
   constexpr size_t kNamed = 4;
-  std::string text = " — of " + SideName(p, p.side_to_move()) + "'s " + std::to_string(replies.size()) +
+  std::string text = " — of " + SideName(p, p.side_to_move()) + "'s " + std::to_string(count) +
                      " replies there " + std::to_string(won) + (won == 1 ? " is" : " are") + " proved won for " +
                      SideName(p, winner) +
                      "; open: ";
@@ -388,6 +395,19 @@ int WalkBookLine(const BookLine& book, Solver& solver, std::vector<BookDeparture
   return -1;
 }
 
+// How near a walk that ran out of budget was to its proof: the loser's
+// replies still open where it stopped (1 at the winner's move); a large
+// number when it did not run out (it failed, or proved the start).
+int NearProof(const BookLine& book, const std::vector<BookDeparture>& stop, Solver& solver) {
+  constexpr int kFar = 1 << 20;
+  if (stop.size() != 1 || stop[0].kind != BookDeparture::Kind::kUndecided) return kFar;
+  const Position& p = book.at[stop[0].ply];
+  const Color winner = book.at[0].side_to_move();
+  if (p.side_to_move() == winner) return 1;
+  int count = 0;
+  return static_cast<int>(OpenReplies(p, winner, solver, &count).size());
+}
+
 // The puzzle's budget (0 = no limit), spent in phases: the walk first, the
 // solve, then the checks of the book's line with what is left.
 struct PuzzleBudget {
@@ -401,6 +421,13 @@ struct PuzzleBudget {
   double Seconds(double share) const { return total_s > 0 ? std::max(1e-3, total_s * share) : 0; }
   uint64_t Nodes(double share) const {
     return total_n > 0 ? std::max<uint64_t>(1, static_cast<uint64_t>(total_n * share)) : 0;
+  }
+  // What is left until `share` of the whole is used (never 0).
+  double SecondsTo(double share) const { return total_s > 0 ? std::max(1e-3, total_s * share - used_s) : 0; }
+  uint64_t NodesTo(double share) const {
+    if (total_n == 0) return 0;
+    const uint64_t to = static_cast<uint64_t>(total_n * share);
+    return to > used_n ? to - used_n : 1;
   }
   // What is not used yet (never 0), or at least the reserve.
   double SecondsLeft(double floor_share) const {
@@ -537,9 +564,18 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   int walk_variations = 0;
   if (options.book_walk && options.book_walk_share > 0 && walkable) {
     solver.ResetBudget(budget.Seconds(options.book_walk_share), budget.Nodes(options.book_walk_share));
-    walked_first = WalkBookLine(book, solver, nullptr, &walk_variations) > 0;  // (the walk after the solve, if any, makes the notes)
+    std::vector<BookDeparture> stop;  // (the walk after the solve, if any, makes the notes)
+    walked_first = WalkBookLine(book, solver, &stop, &walk_variations) > 0;
     budget.used_s = solver.seconds();
     budget.used_n = solver.nodes();
+    if (!walked_first && NearProof(book, stop, solver) <= options.book_walk_near_open &&
+        options.book_walk_near_share > options.book_walk_share) {
+      // Near the proof: the walk goes on (its proofs are in the table).
+      solver.ResetBudget(budget.SecondsTo(options.book_walk_near_share), budget.NodesTo(options.book_walk_near_share));
+      walked_first = WalkBookLine(book, solver, nullptr, &walk_variations) > 0;
+      budget.used_s += solver.seconds();
+      budget.used_n += solver.nodes();
+    }
     solver.SetSolveBudget(budget.SecondsLeft(0), budget.NodesLeft(0));
   }
   // 2. The solve, and the verdict it gives.

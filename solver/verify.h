@@ -33,6 +33,12 @@ struct VerifyOptions {
   // On 适情雅趣 先胜局 0.3 confirmed 7 puzzles the solve had left open and
   // lost 6 at the edge of the solve's budget; on 梦入神机 6 and none.
   double book_walk_share = 0.3;
+  // Where that first walk stops because its share ran out, at a position
+  // where the loser has at most book_walk_near_open replies not yet proved
+  // won (or at the winner's move), the proof is near: the walk goes on
+  // until book_walk_near_share of the budget is used, before the solve.
+  int book_walk_near_open = 5;
+  double book_walk_near_share = 0.9;
 };
 
 // Where the book's main line departs from best play.

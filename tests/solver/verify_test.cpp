@@ -540,5 +540,27 @@ TEST(Verify, ChessRecords) {
   EXPECT_EQ(rep.verdict.mate_plies, 3);
 }
 
+TEST(Verify, AFirstWalkNearItsProofGoesOnBeforeTheSolve) {
+  // Knight against advisor (a win in about 36 plies), the book giving only
+  // the first move: with 400,000 nodes the first walk's 30% runs out at the
+  // line's end with a few of Black's replies open. Near its proof, the walk
+  // goes on (up to 90%) and proves the start; told never to go on, it
+  // leaves the win to the solve.
+  const char* fen = "9/9/3ak4/9/9/9/9/9/2N6/3K5 w";
+  VerifyOptions o = Quick();
+  o.solve.max_nodes = 400'000;
+  o.book_walk_share = 0.3;
+  ASSERT_GE(o.book_walk_near_open, 1);
+  ASSERT_GT(o.book_walk_near_share, o.book_walk_share);
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(fen, Claim::kWin, {"c1e2"}), o, &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kConfirmed) << rep.verdict.reason;
+  EXPECT_EQ(rep.verdict.reason.rfind("the book's line proved first", 0), 0u) << rep.verdict.reason;
+  o.book_walk_near_open = 0;
+  ASSERT_TRUE(VerifyRecord(Rec(fen, Claim::kWin, {"c1e2"}), o, &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kConfirmed) << rep.verdict.reason;
+  EXPECT_EQ(rep.verdict.reason.find("the book's line proved first"), std::string::npos) << rep.verdict.reason;
+}
+
 }  // namespace
 }  // namespace canju
