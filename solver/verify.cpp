@@ -307,9 +307,6 @@ std::string AndVariations(int proved) {
          " the book gives";
 }
 
-// Where a walk stopped at the loser's move: how many of the loser's replies
-// the table holds as won for `winner`, and the first few still open (for
-// the note: where the proof would have to go on).
 // The loser's replies at `p` the table does not hold as won for `winner`;
 // *count: how many replies there are.
 std::vector<Move> OpenReplies(const Position& p, Color winner, Solver& solver, int* count) {
@@ -322,6 +319,9 @@ std::vector<Move> OpenReplies(const Position& p, Color winner, Solver& solver, i
   return open;
 }
 
+// Where a walk stopped at the loser's move: how many of the loser's replies
+// the table holds as won for `winner`, and the first few still open (for
+// the note: where the proof would have to go on).
 std::string OpenDefences(const Position& p, Color winner, Solver& solver) {
   if (p.side_to_move() == winner) return "";
   int count = 0;
