@@ -5,7 +5,7 @@
 //
 //   build/bench/solver_bench [--seconds S | --nodes N] [--wall-clock] [--jobs J] [--every N]
 //                            [--hash MB] [--material-weight W] [--tb DIR [--tb-missing N]] [--walk-share F]
-//                            [--walk-near-open N] [--no-book-walk]
+//                            [--walk-near-open N] [--walk-near-share F] [--no-book-walk]
 //                            [--markdown FILE] [PATH...]
 //
 // --tb DIR probes the endgame tables in DIR at the root and at the leaves
@@ -21,7 +21,8 @@
 // --walk-share F gives the walk along the book's line that share of each
 // puzzle's budget before the solve (default: VerifyOptions's);
 // --walk-near-open N: that walk goes on (to VerifyOptions's near share)
-// where it stops with at most N of the loser's replies open (0: never);
+// where it stops with at most N of the loser's replies open (0: never),
+// --walk-near-share F up to that share;
 // --no-book-walk leaves the walk out (before and after the solve).
 // --material-weight W sets SolveOptions::material_weight (0 = the search
 // without the material heuristic, for comparisons).
@@ -103,6 +104,7 @@ int main(int argc, char** argv) {
   bool book_walk = true;
   double walk_share = VerifyOptions().book_walk_share;
   int walk_near_open = VerifyOptions().book_walk_near_open;
+  double walk_near_share = VerifyOptions().book_walk_near_share;
   bool cpu_clock = true;  // seconds of the solving thread's CPU time (--wall-clock: of the clock)
   uint64_t nodes = 0;  // a node budget instead of seconds: the same work on a busy machine
   int tb_missing = 0;
@@ -122,10 +124,11 @@ int main(int argc, char** argv) {
     else if (a == "--no-book-walk") book_walk = false;
     else if (a == "--walk-share" && i + 1 < argc) walk_share = std::atof(argv[++i]);
     else if (a == "--walk-near-open" && i + 1 < argc) walk_near_open = std::atoi(argv[++i]);
+    else if (a == "--walk-near-share" && i + 1 < argc) walk_near_share = std::atof(argv[++i]);
     else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr,
                    "usage: solver_bench [--seconds S] [--jobs J] [--every N] [--nodes N] [--wall-clock] [--hash MB] [--material-weight W] [--tb DIR] "
-                   "[--tb-missing N] [--walk-share F] [--walk-near-open N] [--no-book-walk] "
+                   "[--tb-missing N] [--walk-share F] [--walk-near-open N] [--walk-near-share F] [--no-book-walk] "
                    "[--markdown FILE] "
                    "[PATH...]\n");
       return 2;
@@ -170,6 +173,7 @@ int main(int argc, char** argv) {
   vo.book_walk = book_walk;
   vo.book_walk_share = walk_share;
   vo.book_walk_near_open = walk_near_open;
+  vo.book_walk_near_share = walk_near_share;
   std::unique_ptr<TablebaseOracle> tables;
   std::shared_ptr<const Variant> xiangqi;
   if (!tb_dir.empty()) {
