@@ -542,10 +542,10 @@ TEST(Verify, ChessRecords) {
 
 TEST(Verify, AFirstWalkNearItsProofGoesOnBeforeTheSolve) {
   // Knight against advisor (a win in about 36 plies), the book giving only
-  // the first move: with 400,000 nodes the first walk's 30% runs out at the
-  // line's end with a few of Black's replies open. Near its proof, the walk
-  // goes on (up to 90%) and proves the start; told never to go on, it
-  // leaves the win to the solve.
+  // the first move: with 400,000 nodes the first walk's 30% runs out near
+  // its proof (the default's at most five of Black's replies open, or at
+  // Red's move). Going on (up to 90%) it proves the start; told never to
+  // go on, it leaves the win to the solve.
   const char* fen = "9/9/3ak4/9/9/9/9/9/2N6/3K5 w";
   VerifyOptions o = Quick();
   o.solve.max_nodes = 400'000;
