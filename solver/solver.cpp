@@ -155,9 +155,8 @@ struct Solver::Impl {
   int Tighten(Position& pos, Question q, int upper, bool* exact, double fraction = 1.0) {
     *exact = false;
     const bool atm = pos.side_to_move() == q.attacker;
-    int best = upper;
     const uint16_t cap = q.depth;
-    best = Bisect(pos, q, best, fraction / 2);
+    int best = Bisect(pos, q, upper, fraction / 2);
     for (;;) {
       if (best - 2 < MinMate(atm)) {
         *exact = true;

@@ -431,12 +431,10 @@ struct PuzzleBudget {
   }
   // What is not used yet (never 0), or at least the reserve.
   double SecondsLeft(double floor_share) const {
-    return total_s > 0 ? std::max(Seconds(floor_share), total_s - used_s) : 0;
+    return total_s > 0 ? std::max(Seconds(floor_share), SecondsTo(1.0)) : 0;
   }
   uint64_t NodesLeft(double floor_share) const {
-    if (total_n == 0) return 0;
-    const uint64_t left = total_n > used_n ? total_n - used_n : 0;
-    return std::max(Nodes(floor_share), left);  // (Nodes is at least 1)
+    return total_n > 0 ? std::max(Nodes(floor_share), NodesTo(1.0)) : 0;
   }
 };
 
@@ -568,8 +566,8 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
     walked_first = WalkBookLine(book, solver, &stop, &walk_variations) > 0;
     budget.used_s = solver.seconds();
     budget.used_n = solver.nodes();
-    if (!walked_first && NearProof(book, stop, solver) <= options.book_walk_near_open &&
-        options.book_walk_near_share > options.book_walk_share) {
+    if (!walked_first && options.book_walk_near_share > options.book_walk_share &&
+        NearProof(book, stop, solver) <= options.book_walk_near_open) {
       // Near the proof: the walk goes on (its proofs are in the table).
       solver.ResetBudget(budget.SecondsTo(options.book_walk_near_share), budget.NodesTo(options.book_walk_near_share));
       walked_first = WalkBookLine(book, solver, nullptr, &walk_variations) > 0;
