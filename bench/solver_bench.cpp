@@ -25,7 +25,8 @@
 // --walk-near-share F up to that share;
 // --no-book-walk leaves the walk out (before and after the solve).
 // --material-weight W sets SolveOptions::material_weight (0 = the search
-// without the material heuristic, for comparisons).
+// without the material heuristic, for comparisons); --killers 0 turns
+// SolveOptions::killers off.
 // Default paths: ../shared/data/xqf/适情雅趣550局/先胜局 and
 // ../shared/data/lines/梦入神机.eglib (records without a claim are taken as
 // "win", as every composition of those books is). Default: 10 s per puzzle,
@@ -101,6 +102,7 @@ int main(int argc, char** argv) {
   std::string markdown, tb_dir;
   size_t hash_mib = 0;
   int material_weight = -1;  // -1: SolveOptions' default
+  int killers = -1;
   bool book_walk = true;
   double walk_share = VerifyOptions().book_walk_share;
   int walk_near_open = VerifyOptions().book_walk_near_open;
@@ -121,13 +123,14 @@ int main(int argc, char** argv) {
     else if (a == "--nodes" && i + 1 < argc) nodes = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--hash" && i + 1 < argc) hash_mib = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--material-weight" && i + 1 < argc) material_weight = std::atoi(argv[++i]);
+    else if (a == "--killers" && i + 1 < argc) killers = std::atoi(argv[++i]);
     else if (a == "--no-book-walk") book_walk = false;
     else if (a == "--walk-share" && i + 1 < argc) walk_share = std::atof(argv[++i]);
     else if (a == "--walk-near-open" && i + 1 < argc) walk_near_open = std::atoi(argv[++i]);
     else if (a == "--walk-near-share" && i + 1 < argc) walk_near_share = std::atof(argv[++i]);
     else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr,
-                   "usage: solver_bench [--seconds S] [--jobs J] [--every N] [--nodes N] [--wall-clock] [--hash MB] [--material-weight W] [--tb DIR] "
+                   "usage: solver_bench [--seconds S] [--jobs J] [--every N] [--nodes N] [--wall-clock] [--hash MB] [--material-weight W] [--killers 0|1] [--tb DIR] "
                    "[--tb-missing N] [--walk-share F] [--walk-near-open N] [--walk-near-share F] [--no-book-walk] "
                    "[--markdown FILE] "
                    "[PATH...]\n");
@@ -170,6 +173,7 @@ int main(int argc, char** argv) {
   vo.solve.cpu_clock = cpu_clock;
   if (hash_mib) vo.solve.tt_bytes = hash_mib << 20;
   if (material_weight >= 0) vo.solve.material_weight = material_weight;
+  if (killers >= 0) vo.solve.killers = killers != 0;
   vo.book_walk = book_walk;
   vo.book_walk_share = walk_share;
   vo.book_walk_near_open = walk_near_open;

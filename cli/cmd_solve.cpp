@@ -388,6 +388,8 @@ void RegisterVerify(CLI::App& app) {
   auto no_book = std::make_shared<bool>(false);
   auto book_slack = std::make_shared<int>(VerifyOptions().book_slack);
   auto book_walk_share = std::make_shared<double>(VerifyOptions().book_walk_share);
+  auto near_open = std::make_shared<int>(VerifyOptions().book_walk_near_open);
+  auto near_share = std::make_shared<double>(VerifyOptions().book_walk_near_share);
   auto assume = std::make_shared<std::string>();
   auto show = std::make_shared<bool>(false);
   cmd->add_option("paths", *paths, "XQF / eglib / FEN-list / PGN files or folders (read through the importer)");
@@ -410,6 +412,13 @@ void RegisterVerify(CLI::App& app) {
                   "Share of each puzzle's budget for proving a claimed win along the book's main line, from its end "
                   "back to the start, before the solve (0: only with what the solve leaves; default 0.3)")
       ->check(CLI::Range(0.0, 0.9));
+  cmd->add_option("--book-walk-near-open", *near_open,
+                  "Where that walk runs out with at most this many of the loser's replies still open (or at the "
+                  "winner's move), it goes on before the solve (0: never; default 5)")
+      ->check(CLI::Range(0, 1000));
+  cmd->add_option("--book-walk-near-share", *near_share,
+                  "How much of the budget such a walk near its proof may use in all (default 0.9)")
+      ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--claim", *assume,
                   "Claim to check for records that carry none (line lists): win, draw or loss for the side to move")
       ->check(CLI::IsMember({"win", "draw", "loss"}));
@@ -484,6 +493,8 @@ void RegisterVerify(CLI::App& app) {
     vo.audit_book = !*no_book;
     vo.book_slack = *book_slack;
     vo.book_walk_share = *book_walk_share;
+    vo.book_walk_near_open = *near_open;
+    vo.book_walk_near_share = *near_share;
 
     signal(SIGINT, OnSolveInterrupt);
     const auto t0 = std::chrono::steady_clock::now();

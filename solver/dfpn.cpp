@@ -314,6 +314,21 @@ void Prover::InitChild(int ply, uint16_t depth, Child* c) {
   if (!p.found && !attacker) tt_->StoreNumbers(key, depth, c->pn, c->dn, 0);  // never over another depth's numbers
 }
 
+// Killer moves: the move that last decided a node at this ply (the
+// attacker's proof, the defender's refutation) often decides its cousins
+// too, so it goes first among the children it ties with. Ordering only:
+// the numbers are not changed. On every fourth 先胜局 puzzle at 10 M nodes
+// it gave 5 more shortest mates proved (70 → 75 of 88); halving its number
+// as well gave no more (docs/performance.md, round of stop 21).
+void Prover::PreferKiller(int ply, std::vector<Child>* kids) const {
+  for (size_t i = 1; i < kids->size(); ++i) {
+    if ((*kids)[i].move.raw() != killer_[ply]) continue;
+    std::rotate(kids->begin(), kids->begin() + static_cast<std::ptrdiff_t>(i),
+                kids->begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    return;
+  }
+}
+
 Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn) {
   Position& pos = *pos_;
   const bool or_node = attacker_[ply];
@@ -379,6 +394,7 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
     if ((or_node ? c.pn == 0 : c.dn == 0) && c.rep >= ply) break;
   }
   kids.resize(kept);
+  if (killers_ && killer_[ply] && kids.size() > 1) PreferKiller(ply, &kids);
 
   Result r{1, 1, 0, kNoRep};
   uint32_t proof_move = 0;
@@ -440,6 +456,7 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
       }
       if (disproven >= 0) {
         r = {kInf, 0, 0, kids[disproven].rep};
+        proof_move = kids[disproven].move.raw();  // the refutation (kept as a killer only)
         decided = true;
       } else if (proven_all) {
         r = {0, kInf, static_cast<uint16_t>(len_max + 1), rep_min};
@@ -474,6 +491,7 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
   }
 
   const uint32_t work = static_cast<uint32_t>(std::min<uint64_t>(budget_->nodes() - nodes_before, 0xFFFFFFFFu));
+  if (proof_move) killer_[ply] = proof_move;
   if (r.pn == 0 || r.dn == 0) {
     if (r.rep >= ply) {
       if (r.pn == 0) tt_->StoreProof(key, r.len, proof_move, work);
@@ -516,6 +534,7 @@ Answer Prover::Prove(Position& pos, const Question& q, uint64_t node_limit, doub
   in_check_[0] = pos.InCheck();
   attacker_[0] = pos.side_to_move() == q.attacker;
   irreversible_[0] = 0;
+  std::fill(std::begin(killer_), std::end(killer_), 0u);
   const uint16_t depth = NormalizeDepth(q.depth, attacker_[0]);
 
   const TTProbe p = tt_->Probe(keys_[0] ^ salt_, depth);

@@ -120,6 +120,10 @@ class Prover {
   // factor per unit of the variant's piece values; 0 (the default here;
   // SolveOptions sets it) = not at all.
   void set_material_weight(int w) { material_weight_ = w < 0 ? 0 : w; }
+  // Killer moves (dfpn.cpp, PreferKiller): the move that last decided a
+  // node at the same ply (the attacker's proving move, the defender's
+  // refutation) goes first among a new node's children that tie with it.
+  void set_killers(bool on) { killers_ = on; }
   // Whether the attacker may play the move that led to `pos` in mode `mode`
   // (the attacker has just moved).
   bool Allowed(Position& pos, const Question& q);
@@ -156,6 +160,7 @@ class Prover {
   bool SharedFact(uint64_t raw_key, uint16_t depth, Child* c) const;
   int Balance() const;  // attacker's material minus the defender's
   void WeighMaterial(int ply, Child* c) const;
+  void PreferKiller(int ply, std::vector<Child>* kids) const;
 
   TranspositionTable* tt_;
   Budget* budget_;
@@ -190,6 +195,8 @@ class Prover {
   bool promotions_ = false;
   int values_[kMaxKinds] = {};
   int balance_[kMaxPly + 2] = {};
+  bool killers_ = false;
+  uint32_t killer_[kMaxPly + 2] = {};  // Move::raw() of the last deciding move per ply (0: none)
 };
 
 }  // namespace canju::solver

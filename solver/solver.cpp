@@ -97,6 +97,7 @@ struct Solver::Impl {
     budget = std::make_unique<Budget>(nodes, seconds, opt.stop, opt.cpu_clock);
     prover = std::make_unique<Prover>(&tt, budget.get(), opt.tablebase);
     prover->set_material_weight(opt.material_weight);
+    prover->set_killers(opt.killers);
   }
 
   // A share of what is left of the budget, as (node limit, deadline).

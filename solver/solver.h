@@ -40,6 +40,11 @@ struct SolveOptions {
   // (pawn 1, rook 9 in Xiangqi); 0 = not at all. A heuristic: it changes
   // which lines are searched first, never what is proved.
   int material_weight = 8;
+  // Killer moves in the proof-number searches (Prover::set_killers): the
+  // move that last decided a node at a ply is tried first at its cousins.
+  // Ordering only; it mostly speeds up the bounded searches of the
+  // shortest mate.
+  bool killers = true;
   const std::atomic<bool>* stop = nullptr;  // set from another thread to stop
   const TablebaseOracle* tablebase = nullptr;  // not owned; may be null
 };

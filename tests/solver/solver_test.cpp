@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "solver/dfpn.h"
@@ -295,18 +296,29 @@ TEST(Solver, BoundedSearchAgreesWithBruteForce) {
     if (ml.empty()) continue;
     ++checked;
     const bool brute = MatesWithin(p, 3);
+    const bool brute1 = MatesWithin(p, 1);
     mates += brute;
-    // The material heuristic (off, the solver's weight, an extreme one)
-    // changes the order of the search, never its answer.
-    for (int weight : {0, 8, 400}) {
+    // The heuristics — material (off, the solver's weight, an extreme one)
+    // and killer moves (with depth 1 asked first, as the tightening asks
+    // several depths of one table) — change the order of the search, never
+    // its answer.
+    struct Order {
+      int weight;
+      bool killers;
+    };
+    for (const Order o : {Order{0, false}, Order{8, false}, Order{400, false}, Order{0, true}, Order{8, true}}) {
       TranspositionTable tt(size_t{1} << 20);
       Budget budget(0, 0);
       Prover prover(&tt, &budget);
-      prover.set_material_weight(weight);
+      prover.set_material_weight(o.weight);
+      prover.set_killers(o.killers);
+      const std::string how = " weight " + std::to_string(o.weight) + " killers " + std::to_string(o.killers);
+      const Answer a1 = prover.Prove(p, {kFirst, Mode::kAll, 1});
+      EXPECT_EQ(a1.status, brute1 ? ProofStatus::kProven : ProofStatus::kDisproven) << p.Fen() << how;
       const Answer a = prover.Prove(p, {kFirst, Mode::kAll, 3});
-      EXPECT_EQ(a.status, brute ? ProofStatus::kProven : ProofStatus::kDisproven) << p.Fen() << " weight " << weight;
+      EXPECT_EQ(a.status, brute ? ProofStatus::kProven : ProofStatus::kDisproven) << p.Fen() << how;
       const Answer c = prover.Prove(p, {kFirst, Mode::kChecks, 3});
-      EXPECT_EQ(c.status == ProofStatus::kProven, MatesWithin(p, 3, true)) << p.Fen() << " weight " << weight;
+      EXPECT_EQ(c.status == ProofStatus::kProven, MatesWithin(p, 3, true)) << p.Fen() << how;
     }
   }
   EXPECT_GE(checked, 50);
@@ -375,6 +387,17 @@ TEST(Solver, CpuClockBudgetStopsTheSearch) {
   EXPECT_GE(wall + 0.01, r.seconds);
   EXPECT_GT(r.nodes, 0u);
   EXPECT_NE(r.note.find("undecided"), std::string::npos) << r.note;
+}
+
+TEST(Solver, CpuClockBudgetDoesNotCountWaiting) {
+  // What --cpu-time is for: a thread that waits (for a core, the disk, a
+  // sleep) spends none of its budget; the wall clock counts the wait.
+  Budget cpu(0, 10.0, nullptr, /*cpu_clock=*/true);
+  Budget wall(0, 10.0, nullptr, /*cpu_clock=*/false);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_LT(cpu.elapsed(), 0.1);
+  EXPECT_GE(wall.elapsed(), 0.29);
+  EXPECT_GT(cpu.seconds_left(), wall.seconds_left());
 }
 
 // A fake table for the 3-piece ending: every position there is a draw.

@@ -542,13 +542,13 @@ TEST(Verify, ChessRecords) {
 
 TEST(Verify, AFirstWalkNearItsProofGoesOnBeforeTheSolve) {
   // Knight against advisor (a win in about 36 plies), the book giving only
-  // the first move: with 400,000 nodes the first walk's 30% runs out near
+  // the first move: with 250,000 nodes the first walk's 30% runs out near
   // its proof (the default's at most five of Black's replies open, or at
   // Red's move). Going on (up to 90%) it proves the start; told never to
   // go on, it leaves the win to the solve.
   const char* fen = "9/9/3ak4/9/9/9/9/9/2N6/3K5 w";
   VerifyOptions o = Quick();
-  o.solve.max_nodes = 400'000;
+  o.solve.max_nodes = 250'000;
   o.book_walk_share = 0.3;
   ASSERT_GE(o.book_walk_near_open, 1);
   ASSERT_GT(o.book_walk_near_share, o.book_walk_share);
