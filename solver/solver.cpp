@@ -468,7 +468,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
         const Question w{us, Mode::kAll, static_cast<uint16_t>(depth)};
         const Answer wa = Prove(pos, w, 0.2);
         if (wa.status == ProofStatus::kProven) {
-          decided = w;
+          decided = w;  // (the cooks: other first moves that mate within `depth`)
           r.proof = ProofKind::kFullWidth;
           r.mate_plies = depth;
           r.mate_exact = true;
@@ -481,6 +481,10 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
       }
     }
     if (won && opt.cooks) FindCooks(pos, &r);
+    // Distances from here on (the book's audit) are of any mate: a move
+    // that lengthens the mate beyond a bounded search's depth still leaves
+    // a mate (the table's facts are the same: its salt ignores the depth).
+    decided.depth = kUnbounded;
     if (won && opt.cooks && !r.UndecidedFirstMoves().empty())
       note << r.UndecidedFirstMoves().size() << " first move(s) undecided within the budget; ";
   }

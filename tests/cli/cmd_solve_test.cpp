@@ -158,6 +158,16 @@ TEST_F(SolveCommands, VerifyJsonIsOneObjectPerPuzzle) {
   EXPECT_EQ(count("refuted"), 1) << table.out;
   EXPECT_EQ(count("unproven"), 0) << table.out;
   EXPECT_EQ(count("total"), 2) << table.out;
+
+  // The walk's options: the near rule turned off gives the same verdicts;
+  // a share above the whole budget is refused, naming the option.
+  Result off = RunCanju({"verify", "--json", "--nodes", "3000000", "--book-walk-near-open", "0",
+                         "--book-walk-near-share", "0.5", file});
+  ASSERT_EQ(off.code, 0) << off.err;
+  EXPECT_EQ(Lines(off.out).size(), 2u) << off.out;
+  Result bad = RunCanju({"verify", "--json", "--book-walk-near-share", "1.5", file});
+  EXPECT_NE(bad.code, 0);
+  EXPECT_NE(bad.err.find("--book-walk-near-share"), std::string::npos) << bad.err;
   std::remove(file.c_str());
 }
 

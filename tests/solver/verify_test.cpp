@@ -185,6 +185,31 @@ TEST(Verify, BookMovesThatLengthenTheMateAreFlagged) {
   EXPECT_GT(rep.book[0].book_plies, 5);
 }
 
+TEST(Verify, ABookMateByChecksLongerThanAQuietMateIsLengthenedNotThrown) {
+  // Red mates in 3 with a quiet move and in 5 by checks (the book's line).
+  // The solve proves the checks first, then a 3-ply mate by a bounded
+  // full-width search; the audit must measure the book's first move with
+  // any mate (5 plies), not with the bound that proved the 3 — that said
+  // "no forced mate after it" of a move that mates.
+  const char* fen = "9/N8/4ka2b/9/9/5R3/9/9/5K3/9 w";
+  const std::vector<std::string> checks = {"f4e4", "e7d7", "a8c9", "d7d8", "e4d4"};
+  Position p = Pos(fen);
+  Move first;
+  ASSERT_TRUE(ParseCoordMove(p, checks[0], &first).ok());
+  StateInfo st;
+  p.DoMove(first, &st);
+  ASSERT_TRUE(MatedWithin(p, 4)) << "the book's first move mates in 5";
+  ASSERT_FALSE(MatedWithin(p, 2));
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(fen, Claim::kWin, checks), Quick(), &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kConfirmed) << rep.verdict.reason;
+  ASSERT_EQ(rep.solve.mate_plies, 3) << rep.verdict.reason;
+  ASSERT_FALSE(rep.book.empty());
+  EXPECT_EQ(rep.book[0].kind, BookDeparture::Kind::kLengthens) << rep.book[0].text;
+  EXPECT_EQ(rep.book[0].best_plies, 3);
+  EXPECT_EQ(rep.book[0].book_plies, 5) << rep.book[0].text;
+}
+
 // Mate in 5: a best first move (brute force), then a Black reply that
 // allows mate in one instead of three.
 const char* kMateIn5WithAWeakDefence = "3a1ab2/5k3/9/3R5/9/9/5N3/6C2/5K3/9 w";
