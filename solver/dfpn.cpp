@@ -534,7 +534,7 @@ Answer Prover::Prove(Position& pos, const Question& q, uint64_t node_limit, doub
   in_check_[0] = pos.InCheck();
   attacker_[0] = pos.side_to_move() == q.attacker;
   irreversible_[0] = 0;
-  std::fill(std::begin(killer_), std::end(killer_), 0u);
+  if (killers_) std::fill(std::begin(killer_), std::end(killer_), 0u);
   const uint16_t depth = NormalizeDepth(q.depth, attacker_[0]);
 
   const TTProbe p = tt_->Probe(keys_[0] ^ salt_, depth);
