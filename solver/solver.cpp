@@ -276,7 +276,7 @@ struct Solver::Impl {
   SolveResult Run(const Position& root_in);
   bool SolveByTablebase(Position& pos, SolveResult* r);
   std::vector<Move> TableLine(const Position& p, int plies) const;
-  void FindCooks(Position& pos, SolveResult* r);
+  void FindCooks(Position& pos, const Question& q, SolveResult* r);
 };
 
 bool Solver::Impl::SolveByTablebase(Position& pos, SolveResult* r) {
@@ -325,8 +325,9 @@ std::vector<Move> Solver::Impl::TableLine(const Position& p, int plies) const {
   return FollowLine(p, plies, 1, accept, [] { return false; });
 }
 
-void Solver::Impl::FindCooks(Position& pos, SolveResult* r) {
-  const Question q = decided;
+// Other first moves that win in answer to `q` (the question that proved the
+// root, or the depth-bounded one that found a shorter mate).
+void Solver::Impl::FindCooks(Position& pos, const Question& q, SolveResult* r) {
   MoveList moves;
   pos.GenerateLegal(&moves);
   std::vector<Move> candidates;
@@ -461,6 +462,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
       else if (static_cast<int>(r.pv.size()) != r.mate_plies) note << "principal variation cut short by the budget; ";
     }
     if (r.proof == ProofKind::kFullWidth && r.mate_exact) r.no_mate_within = r.mate_plies - 2;
+    Question cooks = decided;
     if (won && r.proof != ProofKind::kFullWidth && !opt.checks_only && r.mate_plies > 1) {
       // A shorter mate that is not all checks and threats? Full width, cheap depths only.
       const int limit = std::min(r.mate_plies - 2, opt.max_general_depth);
@@ -468,7 +470,10 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
         const Question w{us, Mode::kAll, static_cast<uint16_t>(depth)};
         const Answer wa = Prove(pos, w, 0.2);
         if (wa.status == ProofStatus::kProven) {
-          decided = w;  // (the cooks: other first moves that mate within `depth`)
+          // Distances (the book's audit) are of any mate: a book move that
+          // mates beyond `depth` still mates. The cooks mate within it.
+          decided = {us, Mode::kAll, kUnbounded};
+          cooks = w;
           r.proof = ProofKind::kFullWidth;
           r.mate_plies = depth;
           r.mate_exact = true;
@@ -480,11 +485,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
         r.no_mate_within = depth;
       }
     }
-    if (won && opt.cooks) FindCooks(pos, &r);
-    // Distances from here on (the book's audit) are of any mate: a move
-    // that lengthens the mate beyond a bounded search's depth still leaves
-    // a mate (the table's facts are the same: its salt ignores the depth).
-    decided.depth = kUnbounded;
+    if (won && opt.cooks) FindCooks(pos, cooks, &r);
     if (won && opt.cooks && !r.UndecidedFirstMoves().empty())
       note << r.UndecidedFirstMoves().size() << " first move(s) undecided within the budget; ";
   }

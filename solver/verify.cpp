@@ -308,11 +308,11 @@ std::string AndVariations(int proved) {
 }
 
 // The loser's replies at `p` the table does not hold as won for `winner`;
-// *count: how many replies there are.
-std::vector<Move> OpenReplies(const Position& p, Color winner, Solver& solver, int* count) {
+// *count (if given): how many replies there are.
+std::vector<Move> OpenReplies(const Position& p, Color winner, Solver& solver, int* count = nullptr) {
   MoveList replies;
   p.GenerateLegal(&replies);
-  *count = replies.size();
+  if (count) *count = replies.size();
   std::vector<Move> open;
   for (Move m : replies)
     if (solver.KnownWin(After(p, m), winner) != 1) open.push_back(m);  // (a reply proved not won would have decided the walk)
@@ -404,8 +404,7 @@ int NearProof(const BookLine& book, const std::vector<BookDeparture>& stop, Solv
   const Position& p = book.at[stop[0].ply];
   const Color winner = book.at[0].side_to_move();
   if (p.side_to_move() == winner) return 1;
-  int count = 0;
-  return static_cast<int>(OpenReplies(p, winner, solver, &count).size());
+  return static_cast<int>(OpenReplies(p, winner, solver).size());
 }
 
 // The puzzle's budget (0 = no limit), spent in phases: the walk first, the
