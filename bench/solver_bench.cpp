@@ -28,8 +28,8 @@
 // without the material heuristic, for comparisons); --killers 0 turns
 // SolveOptions::killers off.
 // Default paths: ../shared/data/xqf/适情雅趣550局/先胜局 and
-// ../shared/data/lines/梦入神机.eglib (records without a claim are taken as
-// "win", as every composition of those books is). Default: 10 s per puzzle,
+// ../shared/data/lines/梦入神机.eglib (a record without a claim gets the one
+// the end of its book line shows, a mate or a table value, else "win"). Default: 10 s per puzzle,
 // 2 threads. --markdown writes one row per puzzle (verdict, proof, mate,
 // cooks, book departures, reason, material); bench/solver_results.py turns
 // it into the sections of docs/solver-results.md.
@@ -156,7 +156,6 @@ int main(int argc, char** argv) {
         if (is.fatal) std::fprintf(stderr, "%s\n", IssueToString(is).c_str());
       for (Record& r : f.result.records) {
         if (n++ % every) continue;
-        if (r.claimed == Claim::kUnknown) r.claimed = Claim::kWin;
         items.push_back({path, std::move(r), {}});
       }
       return true;
@@ -178,6 +177,7 @@ int main(int argc, char** argv) {
   vo.book_walk_share = walk_share;
   vo.book_walk_near_open = walk_near_open;
   vo.book_walk_near_share = walk_near_share;
+  vo.default_claim = Claim::kWin;  // line lists: the claim the end of a book line does not show
   std::unique_ptr<TablebaseOracle> tables;
   std::shared_ptr<const Variant> xiangqi;
   if (!tb_dir.empty()) {
@@ -279,7 +279,7 @@ int main(int argc, char** argv) {
       for (const std::string& c : v.cooks) cooks += (cooks.empty() ? "" : " ") + c;
       for (const std::string& b : v.book_notes) book += (book.empty() ? "" : "; ") + b;
       std::string mate = v.mate_plies >= 0 ? std::to_string(v.mate_plies) + (it.report.solve.mate_exact ? "" : "?") : "";
-      out << "| " << std::filesystem::path(it.set).filename().string() << " | " << Label(it.record) << " | " << ClaimName(it.record.claimed) << " | " << VerdictName(v.kind) << " | "
+      out << "| " << std::filesystem::path(it.set).filename().string() << " | " << Label(it.record) << " | " << ClaimName(it.report.claimed) << " | " << VerdictName(v.kind) << " | "
           << ProofKindName(it.report.solve.proof) << " | " << mate << " | " << cooks << " | " << book << " | "
           << v.reason << " | " << MaterialLabel(it.record) << " |\n";
     }

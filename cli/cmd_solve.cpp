@@ -286,7 +286,8 @@ json VerifyJson(const Job& job) {
   j["collection"] = r.collection;
   j["number"] = r.number;
   j["fen"] = r.fen;
-  j["claimed"] = ClaimName(r.claimed);
+  j["claimed"] = ClaimName(job.report.claimed);
+  if (!job.report.claim_from.empty()) j["claim_from"] = job.report.claim_from;
   j["verdict"] = VerdictName(v.kind);
   j["proven"] = ClaimName(v.proven);
   j["mate_plies"] = Plies(v.mate_plies);
@@ -318,7 +319,7 @@ void PrintVerifyLine(const Job& job) {
   if (v.mate_plies >= 0) detail += "mate " + std::to_string(v.mate_plies) + (v.mate_exact == 1 ? "" : "?");
   if (!v.cooks.empty()) detail += (detail.empty() ? "" : ", ") + std::to_string(v.cooks.size()) + " cook(s)";
   std::printf("%s  %s  claimed %-5s %s  %s\n", PadRight(what, 9).c_str(), PadRight(Name(job.record), 28).c_str(),
-              ClaimName(job.record.claimed), PadRight(detail, 18).c_str(), std::to_string(v.seconds).substr(0, 5).c_str());
+              ClaimName(job.report.claimed), PadRight(detail, 18).c_str(), std::to_string(v.seconds).substr(0, 5).c_str());
   if (v.kind != VerdictKind::kConfirmed && !v.reason.empty()) std::printf("           %s\n", v.reason.c_str());
   for (const std::string& n : v.book_notes) std::printf("           book: %s\n", n.c_str());
 }
@@ -420,7 +421,9 @@ void RegisterVerify(CLI::App& app) {
                   "How much of the budget such a walk near its proof may use in all (default 0.9)")
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--claim", *assume,
-                  "Claim to check for records that carry none (line lists): win, draw or loss for the side to move")
+                  "Claim to check for records that carry none (line lists) when the end of the book's main line "
+                  "does not show one (a mate, or a position the --tb tables value): win, draw or loss for the side "
+                  "to move")
       ->check(CLI::IsMember({"win", "draw", "loss"}));
   cmd->add_flag("--json", *as_json,
                 "One JSON object per puzzle per line (source, title, claimed, verdict, mate_plies, cooks, ...); the "
@@ -469,12 +472,6 @@ void RegisterVerify(CLI::App& app) {
       }
     }
     for (const std::string& p : problems) std::fprintf(stderr, "canju verify: %s\n", p.c_str());
-    if (!assume->empty()) {
-      Claim c = Claim::kUnknown;
-      ParseClaim(*assume, &c);
-      for (Job& j : work)
-        if (j.record.claimed == Claim::kUnknown) j.record.claimed = c;
-    }
     if (work.empty()) {
       if (store_dir->empty()) std::fprintf(stderr, "canju verify: no puzzles found\n");
       return;
@@ -495,6 +492,7 @@ void RegisterVerify(CLI::App& app) {
     vo.book_walk_share = *book_walk_share;
     vo.book_walk_near_open = *near_open;
     vo.book_walk_near_share = *near_share;
+    if (!assume->empty()) ParseClaim(*assume, &vo.default_claim);
 
     signal(SIGINT, OnSolveInterrupt);
     const auto t0 = std::chrono::steady_clock::now();

@@ -113,6 +113,59 @@ BookLine PlayMainLine(const Record& rec, const Position& root) {
   return b;
 }
 
+Claim Flip(Claim c) { return c == Claim::kWin ? Claim::kLoss : c == Claim::kLoss ? Claim::kWin : c; }
+
+// The claim a record without one gets from the end of its book line, seen
+// from the start's side to move: the line ends where the side to move has
+// no move (mate, or a stalemate by the variant's rule), or in a position
+// the endgame tables value. Line lists such as 梦入神机.eglib carry no claim,
+// and not all their compositions are wins: a main line that ends in a drawn
+// table position is the book saying "draw". kUnknown when the end tells
+// nothing; *from says what it showed.
+Claim ClaimFromLine(const BookLine& book, const TablebaseOracle* tables, std::string* from) {
+  if (!book.Whole() || book.moves.empty()) return Claim::kUnknown;
+  const Position& end = book.at.back();
+  const bool same_side = end.side_to_move() == book.at[0].side_to_move();
+  MoveList replies;
+  end.GenerateLegal(&replies);
+  if (replies.empty()) {
+    const Outcome o = end.InCheck() ? Outcome::kLoss : end.variant().rules().stalemate;
+    const Claim c = o == Outcome::kWin ? Claim::kWin : o == Outcome::kLoss ? Claim::kLoss : Claim::kDraw;
+    *from = std::string("the book's main line ends in ") + (end.InCheck() ? "mate" : "a position without a move");
+    return same_side ? c : Flip(c);
+  }
+  TablebaseValue tv;
+  if (tables && tables->Probe(end, &tv) && tv.result != Claim::kUnknown) {
+    *from = std::string("the book's main line ends in a position the endgame tables value as a ") +
+            (tv.result == Claim::kDraw ? "draw" : "win");
+    return same_side ? tv.result : Flip(tv.result);
+  }
+  return Claim::kUnknown;
+}
+
+// The same from a short solve of the line's end (no shortest mate, no
+// cooks), for an end the tables do not cover: only a decided result counts
+// (a draw only when both sides' searches were exhausted). `o` is the
+// puzzle's solve options with the small budget.
+Claim ClaimFromLineSolve(const BookLine& book, const SolveOptions& o, double* seconds, uint64_t* nodes,
+                         std::string* from) {
+  if (!book.Whole() || book.moves.empty()) return Claim::kUnknown;
+  SolveOptions quick = o;
+  quick.shortest = false;
+  quick.cooks = false;
+  quick.tt_bytes = std::min<size_t>(o.tt_bytes, size_t{16} << 20);
+  const Position& end = book.at.back();
+  const SolveResult r = Solve(end, quick);
+  *seconds += r.seconds;
+  *nodes += r.nodes;
+  if (r.result == Claim::kUnknown) return Claim::kUnknown;
+  const bool same_side = end.side_to_move() == book.at[0].side_to_move();
+  const Color winner = r.result == Claim::kWin ? end.side_to_move() : ~end.side_to_move();
+  *from = "the book's main line ends in a position the solver proves " +
+          (r.result == Claim::kDraw ? std::string("a draw, every line searched") : "a win for " + SideName(end, winner));
+  return same_side ? r.result : Flip(r.result);
+}
+
 // A decided puzzle's main line against best play, move by move, from the
 // solve's exact distances.
 void Audit(const BookLine& book, Solver& solver, const SolveResult& sr, VerifyReport* out) {
@@ -526,6 +579,7 @@ void ProveOpenWinAlongTheBook(const BookLine& book, const VerifyOptions& options
 
 Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyReport* out) {
   *out = VerifyReport{};
+  out->claimed = rec.claimed;
   Verdict& v = out->verdict;
   v.verified_at = static_cast<int64_t>(std::time(nullptr));
   v.solver = SolverVersion();
@@ -551,8 +605,24 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   for (const std::vector<MoveNode>* n = &rec.moves; !n->empty(); n = &(*n)[0].next) ++out->book_plies;
 
   PuzzleBudget budget{options.solve.max_seconds, options.solve.max_nodes, options.audit_reserve};
-  const BookLine book = options.audit_book ? PlayMainLine(rec, root) : BookLine{};
-  const bool walkable = rec.claimed == Claim::kWin && book.Whole() && !book.moves.empty();
+  const BookLine book = options.audit_book || rec.claimed == Claim::kUnknown ? PlayMainLine(rec, root) : BookLine{};
+  Claim claimed = rec.claimed;
+  if (claimed == Claim::kUnknown) {
+    claimed = ClaimFromLine(book, options.solve.tablebase, &out->claim_from);
+    if (claimed == Claim::kUnknown && options.claim_solve_share > 0) {
+      SolveOptions quick = options.solve;
+      quick.max_seconds = budget.Seconds(options.claim_solve_share);
+      quick.max_nodes = budget.Nodes(options.claim_solve_share);
+      if (quick.max_seconds <= 0 && quick.max_nodes == 0) quick.max_seconds = 1;  // an unlimited puzzle: a second
+      claimed = ClaimFromLineSolve(book, quick, &budget.used_s, &budget.used_n, &out->claim_from);
+    }
+    if (claimed == Claim::kUnknown && options.default_claim != Claim::kUnknown) {
+      claimed = options.default_claim;
+      out->claim_from = "the record carries no claim; taken as " + std::string(ClaimName(claimed));
+    }
+  }
+  out->claimed = claimed;
+  const bool walkable = options.audit_book && claimed == Claim::kWin && book.Whole() && !book.moves.empty();
   Solver solver(options.solve);
   // 1. A win claim with a book line: the line is proved from its end first,
   // with its share of the budget; the solve gets the rest and finds the
@@ -563,8 +633,8 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
     solver.ResetBudget(budget.Seconds(options.book_walk_share), budget.Nodes(options.book_walk_share));
     std::vector<BookDeparture> stop;  // (the walk after the solve, if any, makes the notes)
     walked_first = WalkBookLine(book, solver, &stop, &walk_variations) > 0;
-    budget.used_s = solver.seconds();
-    budget.used_n = solver.nodes();
+    budget.used_s += solver.seconds();
+    budget.used_n += solver.nodes();
     if (!walked_first && options.book_walk_near_share > options.book_walk_share &&
         NearProof(book, stop, solver) <= options.book_walk_near_open) {
       // Near the proof: the walk goes on (its proofs are in the table).
@@ -580,13 +650,16 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   out->solve = sr;
   budget.used_s += sr.seconds;
   budget.used_n += sr.nodes;
-  VerdictOfSolve(root, sr, rec.claimed, walked_first, walk_variations, &v);
+  VerdictOfSolve(root, sr, claimed, walked_first, walk_variations, &v);
+  if (rec.claimed == Claim::kUnknown && claimed != Claim::kUnknown && claimed != options.default_claim)
+    v.reason = "claimed " + std::string(ClaimName(claimed)) + ": " + out->claim_from +
+               (v.reason.empty() ? "" : "; " + v.reason);
   v.nodes = budget.used_n;
   v.seconds = budget.used_s;
 
   // 3. The book's line, with what is left (at least the reserve): an open
   // win claim proved along it, or a decided one audited move by move.
-  const bool open_win = sr.result == Claim::kUnknown && rec.claimed == Claim::kWin && !sr.no_win;
+  const bool open_win = sr.result == Claim::kUnknown && claimed == Claim::kWin && !sr.no_win;
   const bool decided = (sr.result == Claim::kWin || sr.result == Claim::kLoss) && sr.mate_exact;
   if (!options.audit_book || rec.moves.empty() || !(open_win || decided)) return Status::OK();
   solver.ResetBudget(budget.SecondsLeft(options.audit_reserve), budget.NodesLeft(options.audit_reserve));

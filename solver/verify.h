@@ -42,6 +42,14 @@ struct VerifyOptions {
   // fewer; docs/performance.md, round of stop 20.
   int book_walk_near_open = 5;
   double book_walk_near_share = 0.9;
+  // The claim of a record that carries none (line lists) when the end of
+  // its book line does not tell (see VerifyReport::claim_from): kUnknown
+  // leaves it unknown ("no claim to check").
+  Claim default_claim = Claim::kUnknown;
+  // Before the default, the end of such a record's book line is solved with
+  // this share of the budget (its end is often a few plies from the
+  // composer's result); only a decided result counts.
+  double claim_solve_share = 0.05;
 };
 
 // Where the book's main line departs from best play.
@@ -69,6 +77,11 @@ struct VerifyReport {
   std::vector<BookDeparture> book;
   bool book_audited = false;   // the main line was compared (completely when true)
   int book_plies = 0;          // length of the book's main line
+  // The claim checked (side to move's view): the record's own, or, for a
+  // record without one, what the end of its book line shows — a mate, or a
+  // position the endgame tables value — or else the options' default.
+  Claim claimed = Claim::kUnknown;
+  std::string claim_from;      // empty: the record's claim; else where it came from, readable
 };
 
 // Verifies one record. Returns non-OK (and a verdict saying why, unproven)

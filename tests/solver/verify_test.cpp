@@ -473,6 +473,74 @@ TEST(Verify, TheBookLineIsProvedBeforeTheSolveWithItsShare) {
   EXPECT_EQ(rep.verdict.reason.find("the book's line proved first"), std::string::npos) << rep.verdict.reason;
 }
 
+// Records without a claim (line lists such as 梦入神机.eglib): the end of
+// the book's main line says what the composer claims.
+const char* kRookTrade = "4k4/4r4/9/4R4/9/9/9/9/9/3K5 w";  // 1. 车五进二 将５进１ leaves the kings alone
+const std::vector<std::string> kTradeLine = {"e6e8", "e9e8"};
+
+TEST(Verify, AClaimlessRecordTakesItsClaimFromTheEndOfItsLine) {
+  VerifyOptions o = Quick();
+  o.solve.max_nodes = 300'000;
+  VerifyReport base;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), o, &base).ok());
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kUnknown, base.verdict.pv), o, &rep).ok());
+  EXPECT_EQ(rep.claimed, Claim::kWin);
+  // (This mate leaves Black without a move, not in check: a loss in Xiangqi.)
+  EXPECT_EQ(rep.claim_from, "the book's main line ends in a position without a move");
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kConfirmed);
+  EXPECT_EQ(rep.verdict.reason.rfind("claimed win: ", 0), 0u) << rep.verdict.reason;
+
+  // A line that ends in bare kings: the short solve of its end proves the draw.
+  ASSERT_TRUE(VerifyRecord(Rec(kRookTrade, Claim::kUnknown, kTradeLine), o, &rep).ok());
+  EXPECT_EQ(rep.claimed, Claim::kDraw);
+  EXPECT_NE(rep.claim_from.find("proves a draw"), std::string::npos) << rep.claim_from;
+  EXPECT_NE(rep.verdict.kind, VerdictKind::kConfirmed);  // the start (车 against 车) is beyond this budget
+
+  // Without that solve the options' default applies, and without a default
+  // there is no claim to check.
+  o.claim_solve_share = 0;
+  o.default_claim = Claim::kWin;
+  ASSERT_TRUE(VerifyRecord(Rec(kRookTrade, Claim::kUnknown, kTradeLine), o, &rep).ok());
+  EXPECT_EQ(rep.claimed, Claim::kWin);
+  EXPECT_NE(rep.claim_from.find("taken as win"), std::string::npos) << rep.claim_from;
+  o.default_claim = Claim::kUnknown;
+  ASSERT_TRUE(VerifyRecord(Rec(kRookTrade, Claim::kUnknown, kTradeLine), o, &rep).ok());
+  EXPECT_EQ(rep.claimed, Claim::kUnknown);
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven);
+
+  // A record's own claim is never replaced.
+  o.claim_solve_share = 0.05;
+  ASSERT_TRUE(VerifyRecord(Rec(kRookTrade, Claim::kWin, kTradeLine), o, &rep).ok());
+  EXPECT_EQ(rep.claimed, Claim::kWin);
+  EXPECT_TRUE(rep.claim_from.empty()) << rep.claim_from;
+}
+
+// Tables that know only bare kings: a draw.
+class BareKingsTable : public TablebaseOracle {
+ public:
+  bool Probe(const Position& pos, TablebaseValue* out) const override {
+    int pieces = 0;
+    for (int k = 0; k < pos.variant().kind_count(); ++k) pieces += pos.count(kFirst, k) + pos.count(kSecond, k);
+    if (pieces != 2) return false;
+    out->result = Claim::kDraw;
+    return true;
+  }
+};
+
+TEST(Verify, AClaimlessRecordTakesItsClaimFromTheTablesAtTheEndOfItsLine) {
+  BareKingsTable tables;
+  VerifyOptions o = Quick();
+  o.solve.max_nodes = 300'000;
+  o.solve.tablebase = &tables;
+  o.claim_solve_share = 0;  // the tables alone
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kRookTrade, Claim::kUnknown, kTradeLine), o, &rep).ok());
+  EXPECT_EQ(rep.claimed, Claim::kDraw);
+  EXPECT_NE(rep.claim_from.find("endgame tables value as a draw"), std::string::npos) << rep.claim_from;
+  EXPECT_EQ(rep.verdict.reason.rfind("claimed draw: ", 0), 0u) << rep.verdict.reason;
+}
+
 TEST(Verify, BestBookLineHasNoDepartures) {
   VerifyReport base;
   ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), Quick(), &base).ok());
