@@ -49,7 +49,7 @@ struct VerifyOptions {
   // Before the default, the end of such a record's book line is solved with
   // this share of the budget (its end is often a few plies from the
   // composer's result); only a decided result counts.
-  double claim_solve_share = 0.05;
+  double claim_solve_share = 0.01;
 };
 
 // Where the book's main line departs from best play.

@@ -510,7 +510,7 @@ TEST(Verify, AClaimlessRecordTakesItsClaimFromTheEndOfItsLine) {
   EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven);
 
   // A record's own claim is never replaced.
-  o.claim_solve_share = 0.05;
+  o.claim_solve_share = 0.01;
   ASSERT_TRUE(VerifyRecord(Rec(kRookTrade, Claim::kWin, kTradeLine), o, &rep).ok());
   EXPECT_EQ(rep.claimed, Claim::kWin);
   EXPECT_TRUE(rep.claim_from.empty()) << rep.claim_from;
