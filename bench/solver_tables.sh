@@ -15,21 +15,25 @@
 #            most (`--tb-missing 7` censuses, docs/performance.md, stops 16
 #            and 18): the endings after an exchange, 5-7 pieces (175 tables
 #            with their sub-tables: about 32 + 66 min on 2 cores, 0.98 GB)
+#   --draws  also the tables of the 适情雅趣 先和局 draw claims of five and six
+#            pieces (a table at the root confirms or refutes the claim)
 #
 # Then: build/bench/solver_bench --tb DIR ...  or  canju verify --tb DIR ...
 set -euo pipefail
 
 large=0
 leaf=0
+draws=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --large) large=1; shift ;;
     --leaf) leaf=1; shift ;;
+    --draws) draws=1; shift ;;
     *) break ;;
   esac
 done
 if [ $# -lt 2 ]; then
-  sed -n '2,19p' "$0" >&2
+  sed -n '2,21p' "$0" >&2
   exit 2
 fi
 canju=$1
@@ -84,6 +88,28 @@ if [ "$leaf" = 1 ]; then
   tables+=(
     KCPKBP KCAPKB KRCKRB KAPKBP KRCKP KRCAKR KCAPKC KRCBKP KRPKCB KRAKCP
     KRCKAP KRCKAAP KRAAKPP KRPKCBB KRBBKRP KRAKCAP KRPKCP
+  )
+fi
+
+if [ "$draws" = 1 ]; then
+  # The root materials of the 先和局 claims with five or six pieces that no
+  # table above covers (stop 22).
+  tables+=(
+    KNNKR     # 第540局
+    KCNKR     # 第541局
+    KCKCC     # 第543局
+    KRCKRA    # 第392局
+    KNBPKR    # 第516局
+    KCPPKR    # 第517, 518, 523局
+    KCCPKR    # 第519, 522局
+    KNPPKR    # 第521局
+    KRCKRP    # 第525局
+    KRKCPP    # 第526局
+    KRKCAA    # 第530, 531局
+    KCKPPP    # 第532局
+    KNKPPP    # 第533局
+    KCNKNP    # 第535局
+    KBBKCC    # 第537局
   )
 fi
 

@@ -171,6 +171,43 @@ TEST_F(SolveCommands, VerifyJsonIsOneObjectPerPuzzle) {
   std::remove(file.c_str());
 }
 
+TEST_F(SolveCommands, VerifyReadsTheClaimOfALineListFromTheEndOfItsLine) {
+  // Line lists carry no claim: a line ending in bare kings is a draw claim;
+  // one whose end says nothing takes --claim, or stays without a claim.
+  const std::string file = ::testing::TempDir() + "canju_verify_claims_" + std::to_string(getpid()) + ".eglib";
+  {
+    std::ofstream f(file);
+    f << "trade|4k4/4r4/9/4R4/9/9/9/9/9/3K5 w|e6e8,e9e8\n";
+    f << "waiting|2bak1b2/4a4/9/9/9/9/9/9/4A4/2BAK1B2 w|c0a2\n";  // 士象全 both sides: no quick answer
+  }
+  auto by_title = [](const Result& r) {
+    std::map<std::string, json> out;
+    for (const std::string& line : Lines(r.out)) {
+      json j = json::parse(line, nullptr, false);
+      if (j.is_object()) out[j["title"].get<std::string>()] = j;
+    }
+    return out;
+  };
+  Result plain = RunCanju({"verify", "--json", "--quiet", "--nodes", "300000", file});
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  std::map<std::string, json> p = by_title(plain);
+  ASSERT_EQ(p.size(), 2u) << plain.out;
+  EXPECT_EQ(p["trade"]["claimed"], "draw");
+  EXPECT_NE(p["trade"]["claim_from"].get<std::string>().find("a draw"), std::string::npos) << p["trade"];
+  EXPECT_EQ(p["waiting"]["claimed"], "unknown");
+  EXPECT_EQ(p["waiting"]["verdict"], "unproven");
+  EXPECT_FALSE(p["waiting"].contains("claim_from"));
+
+  Result with = RunCanju({"verify", "--json", "--quiet", "--nodes", "300000", "--claim", "win", file});
+  ASSERT_EQ(with.code, 0) << with.err;
+  std::map<std::string, json> w = by_title(with);
+  ASSERT_EQ(w.size(), 2u) << with.out;
+  EXPECT_EQ(w["trade"]["claimed"], "draw");  // the line's end before --claim
+  EXPECT_EQ(w["waiting"]["claimed"], "win");
+  EXPECT_NE(w["waiting"]["claim_from"].get<std::string>().find("taken as win"), std::string::npos) << w["waiting"];
+  std::remove(file.c_str());
+}
+
 TEST_F(SolveCommands, VerifyStoresVerdictsAndRetriesTheUnprovenOnes) {
   const std::string dir = ::testing::TempDir() + "canju_verify_store_" + std::to_string(getpid());
   const std::string file = dir + ".fen";
