@@ -136,8 +136,9 @@ Claim ClaimFromLine(const BookLine& book, const TablebaseOracle* tables, std::st
   }
   TablebaseValue tv;
   if (tables && tables->Probe(end, &tv) && tv.result != Claim::kUnknown) {
-    *from = std::string("the book's main line ends in a position the endgame tables value as a ") +
-            (tv.result == Claim::kDraw ? "draw" : "win");
+    const Color winner = tv.result == Claim::kWin ? end.side_to_move() : ~end.side_to_move();
+    *from = "the book's main line ends in a position the endgame tables value as " +
+            (tv.result == Claim::kDraw ? std::string("a draw") : "a win for " + SideName(end, winner));
     return same_side ? tv.result : Flip(tv.result);
   }
   return Claim::kUnknown;
