@@ -29,10 +29,11 @@
 // SolveOptions::killers off.
 // Default paths: ../shared/data/xqf/适情雅趣550局/先胜局 and
 // ../shared/data/lines/梦入神机.eglib (a record without a claim gets the one
-// the end of its book line shows, a mate or a table value, else "win"). Default: 10 s per puzzle,
-// 2 threads. --markdown writes one row per puzzle (verdict, proof, mate,
-// cooks, book departures, reason, material); bench/solver_results.py turns
-// it into the sections of docs/solver-results.md.
+// the end of its book line shows — a mate, a table value or a short solve —
+// else "win"). Default: 10 s per puzzle, 2 threads. --markdown writes one
+// row per puzzle (verdict, proof, mate, cooks, book departures, reason,
+// material); bench/solver_results.py turns it into the sections of
+// docs/solver-results.md.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
