@@ -422,8 +422,8 @@ void RegisterVerify(CLI::App& app) {
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--claim", *assume,
                   "Claim to check for records that carry none (line lists) when the end of the book's main line "
-                  "does not show one (a mate, or a position the --tb tables value): win, draw or loss for the side "
-                  "to move")
+                  "does not show one (a mate, a position the --tb tables value, or one a short solve decides): win, "
+                  "draw or loss for the side to move")
       ->check(CLI::IsMember({"win", "draw", "loss"}));
   cmd->add_flag("--json", *as_json,
                 "One JSON object per puzzle per line (source, title, claimed, verdict, mate_plies, cooks, ...); the "

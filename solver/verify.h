@@ -78,8 +78,9 @@ struct VerifyReport {
   bool book_audited = false;   // the main line was compared (completely when true)
   int book_plies = 0;          // length of the book's main line
   // The claim checked (side to move's view): the record's own, or, for a
-  // record without one, what the end of its book line shows — a mate, or a
-  // position the endgame tables value — or else the options' default.
+  // record without one, what the end of its book line shows — a mate, a
+  // position the endgame tables value, or one a short solve decides — or
+  // else the options' default.
   Claim claimed = Claim::kUnknown;
   std::string claim_from;      // empty: the record's claim; else where it came from, readable
 };
