@@ -113,43 +113,17 @@ BookLine PlayMainLine(const Record& rec, const Position& root) {
   return b;
 }
 
-Claim Flip(Claim c) { return c == Claim::kWin ? Claim::kLoss : c == Claim::kLoss ? Claim::kWin : c; }
-
 // The claim a record without one gets from the end of its book line, seen
-// from the start's side to move: the line ends where the side to move has
-// no move (mate, or a stalemate by the variant's rule), or in a position
-// the endgame tables value. Line lists such as 梦入神机.eglib carry no claim,
-// and not all their compositions are wins: a main line that ends in a drawn
-// table position is the book saying "draw". kUnknown when the end tells
-// nothing; *from says what it showed.
-Claim ClaimFromLine(const BookLine& book, const TablebaseOracle* tables, std::string* from) {
-  if (!book.Whole() || book.moves.empty()) return Claim::kUnknown;
-  const Position& end = book.at.back();
-  const bool same_side = end.side_to_move() == book.at[0].side_to_move();
-  MoveList replies;
-  end.GenerateLegal(&replies);
-  if (replies.empty()) {
-    const Outcome o = end.InCheck() ? Outcome::kLoss : end.variant().rules().stalemate;
-    const Claim c = o == Outcome::kWin ? Claim::kWin : o == Outcome::kLoss ? Claim::kLoss : Claim::kDraw;
-    *from = std::string("the book's main line ends in ") + (end.InCheck() ? "mate" : "a position without a move");
-    return same_side ? c : Flip(c);
-  }
-  TablebaseValue tv;
-  if (tables && tables->Probe(end, &tv) && tv.result != Claim::kUnknown) {
-    const Color winner = tv.result == Claim::kWin ? end.side_to_move() : ~end.side_to_move();
-    *from = "the book's main line ends in a position the endgame tables value as " +
-            (tv.result == Claim::kDraw ? std::string("a draw") : "a win for " + SideName(end, winner));
-    return same_side ? tv.result : Flip(tv.result);
-  }
-  return Claim::kUnknown;
-}
-
-// The same from a short solve of the line's end (no shortest mate, no
-// cooks), for an end the tables do not cover: only a decided result counts
-// (a draw only when both sides' searches were exhausted). `o` is the
-// puzzle's solve options with the small budget.
-Claim ClaimFromLineSolve(const BookLine& book, const SolveOptions& o, double* seconds, uint64_t* nodes,
-                         std::string* from) {
+// from the start's side to move: the end solved with `o` (a small budget;
+// no shortest mate, no cooks) — a position without a move (mate, or a
+// stalemate by the variant's rule), one the endgame tables value, or one
+// the search decides (a draw only when both sides' searches were
+// exhausted). Line lists such as 梦入神机.eglib carry no claim, and not all
+// their compositions are wins: a main line that ends in a drawn position is
+// the book saying "draw". kUnknown when the end stays undecided; *from says
+// what it showed.
+Claim ClaimFromLine(const BookLine& book, const SolveOptions& o, double* seconds, uint64_t* nodes,
+                    std::string* from) {
   if (!book.Whole() || book.moves.empty()) return Claim::kUnknown;
   SolveOptions quick = o;
   quick.shortest = false;
@@ -160,11 +134,18 @@ Claim ClaimFromLineSolve(const BookLine& book, const SolveOptions& o, double* se
   *seconds += r.seconds;
   *nodes += r.nodes;
   if (r.result == Claim::kUnknown) return Claim::kUnknown;
-  const bool same_side = end.side_to_move() == book.at[0].side_to_move();
   const Color winner = r.result == Claim::kWin ? end.side_to_move() : ~end.side_to_move();
-  *from = "the book's main line ends in a position the solver proves " +
-          (r.result == Claim::kDraw ? std::string("a draw, every line searched") : "a win for " + SideName(end, winner));
-  return same_side ? r.result : Flip(r.result);
+  const std::string value = r.result == Claim::kDraw ? std::string("a draw") : "a win for " + SideName(end, winner);
+  if (r.proof == ProofKind::kTerminal)
+    *from = std::string("the book's main line ends in ") + (end.InCheck() ? "mate" : "a position without a move");
+  else if (r.proof == ProofKind::kTablebase)
+    *from = "the book's main line ends in a position the endgame tables value as " + value;
+  else
+    *from = "the book's main line ends in a position the solver proves " + value +
+            (r.result == Claim::kDraw ? ", every line searched" : "");
+  const bool same_side = end.side_to_move() == book.at[0].side_to_move();
+  const Claim flipped = r.result == Claim::kWin ? Claim::kLoss : r.result == Claim::kLoss ? Claim::kWin : r.result;
+  return same_side ? r.result : flipped;
 }
 
 // A decided puzzle's main line against best play, move by move, from the
@@ -609,13 +590,12 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   const BookLine book = options.audit_book || rec.claimed == Claim::kUnknown ? PlayMainLine(rec, root) : BookLine{};
   Claim claimed = rec.claimed;
   if (claimed == Claim::kUnknown) {
-    claimed = ClaimFromLine(book, options.solve.tablebase, &out->claim_from);
-    if (claimed == Claim::kUnknown && options.claim_solve_share > 0) {
+    if (options.claim_solve_share > 0) {
       SolveOptions quick = options.solve;
       quick.max_seconds = budget.Seconds(options.claim_solve_share);
       quick.max_nodes = budget.Nodes(options.claim_solve_share);
       if (quick.max_seconds <= 0 && quick.max_nodes == 0) quick.max_seconds = 1;  // an unlimited puzzle: a second
-      claimed = ClaimFromLineSolve(book, quick, &budget.used_s, &budget.used_n, &out->claim_from);
+      claimed = ClaimFromLine(book, quick, &budget.used_s, &budget.used_n, &out->claim_from);
     }
     if (claimed == Claim::kUnknown && options.default_claim != Claim::kUnknown) {
       claimed = options.default_claim;

@@ -48,7 +48,8 @@ struct VerifyOptions {
   Claim default_claim = Claim::kUnknown;
   // Before the default, the end of such a record's book line is solved with
   // this share of the budget (its end is often a few plies from the
-  // composer's result); only a decided result counts.
+  // composer's result); only a decided result counts. 0: the line's end is
+  // not read.
   double claim_solve_share = 0.01;
 };
 
