@@ -39,7 +39,50 @@ def table(pairs, intro, column):
     return [intro, "", f"| puzzle | {column} |", "|---|---|"] + [f"| {p} | {t} |" for p, t in pairs] + [""]
 
 
+def unproven_groups(unproven):
+    """The unproven puzzles grouped by what was proved on the way."""
+    if not unproven:
+        return []
+    lines = [f"**Unproven** ({len(unproven)}), by what was proved on the way (in brackets: the material when "
+             "it has at most nine pieces, otherwise the number of pieces):", ""]
+    groups = collections.defaultdict(list)
+    for r in unproven:
+        reason = re.sub(r" after [0-9.]+ M nodes", "", r["reason"]).replace("; budget spent", "").strip()
+        groups[reason].append(r["puzzle"] + (f" ({r['material']})" if r["material"] else ""))
+    for reason, puzzles in sorted(groups.items(), key=lambda x: -len(x[1])):
+        lines.append(f"* {reason} ({len(puzzles)}): " + ", ".join(puzzles))
+    lines.append("")
+    return lines
+
+
+# How a draw claim was confirmed, by the proof column of its row.
+DRAW_PROOFS = {"tablebase": "by the tables at the root", "full-width": "by exhausting both sides' searches"}
+
+
+def draw_section(name, rs):
+    """A collection of draw claims (先和局): what confirmed each draw, the refuted ones, the unproven ones."""
+    lines = [f"### {name}", ""]
+    n = len(rs)
+    confirmed = [r for r in rs if r["verdict"] == "confirmed"]
+    refuted = [r for r in rs if r["verdict"] == "refuted"]
+    unproven = [r for r in rs if r["verdict"] == "unproven"]
+    kinds = collections.Counter(r["proof"] for r in confirmed)
+    how = ", ".join(f"{v} {DRAW_PROOFS.get(k, 'by ' + k)}" for k, v in sorted(kinds.items(), key=lambda x: -x[1]))
+    lines += [f"{n} draw claims: {len(confirmed)} confirmed ({100 * len(confirmed) / max(n, 1):.1f}%"
+              + (f": {how}" if how else "") + f"), {len(refuted)} refuted, {len(unproven)} unproven.", ""]
+    if refuted:
+        lines += ["**Refuted** — a side forces a win:", "", "| puzzle | proved |", "|---|---|"]
+        lines += [f"| {r['puzzle']} | {r['reason']} |" for r in refuted]
+        lines.append("")
+    if confirmed:
+        lines += ["**Confirmed:** " + ", ".join(f"{r['puzzle']} ({r['proof']})" for r in confirmed) + ".", ""]
+    lines += unproven_groups(unproven)
+    return "\n".join(lines)
+
+
 def section(name, rs):
+    if rs and all(r["claimed"] == "draw" for r in rs):
+        return draw_section(name, rs)
     lines = [f"### {name}", ""]
     n = len(rs)
     confirmed = [r for r in rs if r["verdict"] == "confirmed"]
@@ -109,16 +152,7 @@ def section(name, rs):
                    "after it are proved won; at the loser's move, how many replies the search proved and the first "
                    "ones still open — where a longer run, or a composer looking for a hole, has to go on.",
                    "where the walk stopped")
-    if unproven:
-        lines += [f"**Unproven** ({len(unproven)}), by what was proved on the way (in brackets: the material when "
-                  "it has at most nine pieces, otherwise the number of pieces):", ""]
-        groups = collections.defaultdict(list)
-        for r in unproven:
-            reason = re.sub(r" after [0-9.]+ M nodes", "", r["reason"]).replace("; budget spent", "").strip()
-            groups[reason].append(r["puzzle"] + (f" ({r['material']})" if r["material"] else ""))
-        for reason, puzzles in sorted(groups.items(), key=lambda x: -len(x[1])):
-            lines.append(f"* {reason} ({len(puzzles)}): " + ", ".join(puzzles))
-        lines.append("")
+    lines += unproven_groups(unproven)
     return "\n".join(lines)
 
 

@@ -93,10 +93,8 @@ fi
 
 if [ "$draws" = 1 ]; then
   # The root materials of the 先和局 claims with five or six pieces that no
-  # table above covers (stop 22: about 34 min on 2 cores, 1.9 GB of memory at
-  # the peak). Not built yet, the same kind: KRKCAA (第530, 531局), KNKPPP
-  # (第533局), KCKPPP (第532局), KBBKCC (第537局), KNBPKR (第516局), KNPPKR
-  # (第521局), KCNKNP (第535局), KRCKRP (第525局).
+  # table above covers (stop 22's six: about 34 min on 2 cores, 1.9 GB of
+  # memory at the peak; stop 23's eight: see docs/solver-results.md).
   tables+=(
     KNNKR     # 第540局
     KCNKR     # 第541局
@@ -104,6 +102,15 @@ if [ "$draws" = 1 ]; then
     KRCKRA    # 第392局
     KCPPKR    # 第517, 518, 523, 526局
     KCCPKR    # 第519, 522局
+    # Stop 23: the rest of the same kind.
+    KRKCAA    # 第530, 531局
+    KNKPPP    # 第533局
+    KCKPPP    # 第532局
+    KBBKCC    # 第537局
+    KNBPKR    # 第516局
+    KNPPKR    # 第521局
+    KCNKNP    # 第535局
+    KRCKRP    # 第525局 (1.8 G positions a side, about 22 min, 3.8 GB)
   )
 fi
 
