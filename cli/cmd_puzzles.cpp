@@ -61,6 +61,9 @@ std::string NumberText(int n) { return n > 0 ? std::to_string(n) : "-"; }
 json MatePlies(int plies) { return plies >= 0 ? json(plies) : json(nullptr); }
 // true: the shortest mate; false: an upper bound; null: not recorded / no mate.
 json MateExact(int plies, int8_t exact) { return plies >= 0 && exact >= 0 ? json(exact == 1) : json(nullptr); }
+// The claim a verdict was checked against; null when not recorded (verdicts
+// stored before the field) or unknown.
+json CheckedClaim(const Verdict& v) { return v.checked == Claim::kUnknown ? json(nullptr) : json(ClaimName(v.checked)); }
 
 // A JSON object per line, UTF-8 as is; invalid bytes replaced rather than
 // ending the listing.
@@ -580,7 +583,8 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
                       {"cooks", r.verdict.cooks},                 {"reason", r.verdict.reason},
                       {"book_notes", r.verdict.book_notes},       {"nodes", r.verdict.nodes},
                       {"seconds", r.verdict.seconds},             {"verified_at", r.verdict.verified_at},
-                      {"solver", r.verdict.solver}};
+                      {"solver", r.verdict.solver},
+                      {"checked", CheckedClaim(r.verdict)},       {"checked_from", r.verdict.checked_from}};
       json apps = json::array();
       for (const Appearance& a : others)
         apps.push_back({{"id", FormatPuzzleId(a.puzzle.id)},
@@ -628,6 +632,9 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
                " plies" + (vd.mate_exact == 1 ? " (shortest)" : "");
       if (!vd.solver.empty()) out += " (" + vd.solver + ")";
       out += "\n";
+      // A record without a claim was checked against one read elsewhere: say which.
+      if (!vd.checked_from.empty())
+        out += Wrap(std::string("Claim checked: ") + ClaimName(vd.checked) + " (" + vd.checked_from + ")", 76, "  ");
       if (!vd.pv.empty() && have_pos) {
         std::vector<MoveNode> line;
         std::vector<MoveNode>* level = &line;

@@ -78,6 +78,12 @@ struct Verdict {
   double seconds = 0;
   int64_t verified_at = 0;          // unix time
   std::string solver;               // solver name/version that produced it
+  // The claim the verdict confirms or refutes (side to move's view): the
+  // record's own, or, for a record without one (line lists), the one read
+  // from the end of its book line or the verifier's default; kUnknown for
+  // verdicts stored before the field (version 2) and claims left unknown.
+  Claim checked = Claim::kUnknown;
+  std::string checked_from;         // where `checked` came from when not the record's; empty otherwise
 };
 
 struct Record {

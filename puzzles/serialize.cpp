@@ -13,7 +13,7 @@
 // reading the old layout under `if (version < N)`, and add the old bytes to
 // tests/puzzles/serialize_test.cpp.
 BOOST_CLASS_VERSION(canju::MoveNode, 0)
-BOOST_CLASS_VERSION(canju::Verdict, 1)
+BOOST_CLASS_VERSION(canju::Verdict, 2)
 BOOST_CLASS_VERSION(canju::Record, 0)
 
 namespace boost::serialization {
@@ -41,6 +41,10 @@ void serialize(Archive& ar, canju::Verdict& v, const unsigned version) {
   if (version >= 1) {  // version 0 leaves both "not recorded" (-1)
     ar& v.mate_exact;
     ar& v.cooks_scope;
+  }
+  if (version >= 2) {  // earlier versions leave the claim checked unknown
+    ar& v.checked;
+    ar& v.checked_from;
   }
 }
 

@@ -223,7 +223,9 @@ json VerdictJson(const Verdict& vd, const Position* start) {
             {"solver", vd.solver},
             {"nodes", vd.nodes},
             {"seconds", vd.seconds},
-            {"verified_at", vd.verified_at}};
+            {"verified_at", vd.verified_at},
+            {"checked", vd.checked == Claim::kUnknown ? json(nullptr) : json(ClaimName(vd.checked))},
+            {"checked_from", vd.checked_from}};
   json notes = json::array();
   for (const std::string& n : vd.book_notes) notes.push_back(n);
   j["book_notes"] = notes;

@@ -603,6 +603,8 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
     }
   }
   out->claimed = claimed;
+  v.checked = claimed;
+  v.checked_from = out->claim_from;
   const bool walkable = options.audit_book && claimed == Claim::kWin && book.Whole() && !book.moves.empty();
   Solver solver(options.solve);
   // 1. A win claim with a book line: the line is proved from its end first,

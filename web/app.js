@@ -322,6 +322,9 @@ function renderVerdict() {
   } else if (v.kind === 'confirmed' && v.cooks_scope === 'none') {
     box.append(el('p', { id: 'cooks', class: 'muted', text: 'Other first moves were not searched (the proof followed the book\'s line).' }));
   }
+  if (v.checked_from) {
+    box.append(el('p', { id: 'checked' }, el('b', { text: 'Claim checked: ' }), `${v.checked} (${v.checked_from})`));
+  }
   if (v.reason) box.append(el('p', {}, el('b', { text: 'Why: ' }), v.reason));
   if (v.book_notes.length) {
     const ul = el('ul', { class: 'notes' });

@@ -205,6 +205,38 @@ TEST_F(SolveCommands, VerifyReadsTheClaimOfALineListFromTheEndOfItsLine) {
   EXPECT_EQ(w["trade"]["claimed"], "draw");  // the line's end before --claim
   EXPECT_EQ(w["waiting"]["claimed"], "win");
   EXPECT_NE(w["waiting"]["claim_from"].get<std::string>().find("taken as win"), std::string::npos) << w["waiting"];
+
+  // Verified in a store, the verdict keeps the claim it checked and where it
+  // came from (the record itself still carries none).
+  const std::string dir = file + ".store";
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(RunCanju({"import", "--quiet", "--store", dir, file}).code, 0);
+  Result stored = RunCanju({"verify", "--store", dir, "--quiet", "--nodes", "300000"});
+  ASSERT_EQ(stored.code, 0) << stored.err;
+  Result list = RunCanju({"puzzles", "list", "--json", "--store", dir});
+  int shown = 0;
+  for (const std::string& line : Lines(list.out)) {
+    json j = json::parse(line, nullptr, false);
+    ASSERT_TRUE(j.is_object()) << line;
+    const std::string id = j["id"].get<std::string>();
+    Result show = RunCanju({"puzzles", "show", "--json", "--store", dir, id});
+    ASSERT_EQ(show.code, 0) << show.err;
+    json s = json::parse(show.out, nullptr, false);
+    ASSERT_TRUE(s.is_object()) << show.out;
+    EXPECT_EQ(s["claimed"], "unknown") << show.out;
+    if (j["title"] == "trade") {
+      EXPECT_EQ(s["verdict"]["checked"], "draw") << show.out;
+      EXPECT_NE(s["verdict"]["checked_from"].get<std::string>().find("a draw"), std::string::npos) << show.out;
+      Result text = RunCanju({"puzzles", "show", "--store", dir, id});
+      EXPECT_NE(text.out.find("Claim checked: draw ("), std::string::npos) << text.out;
+    } else {
+      EXPECT_TRUE(s["verdict"]["checked"].is_null()) << show.out;  // no claim found, none given
+      EXPECT_EQ(s["verdict"]["checked_from"], "") << show.out;
+    }
+    ++shown;
+  }
+  EXPECT_EQ(shown, 2);
+  std::filesystem::remove_all(dir);
   std::remove(file.c_str());
 }
 
