@@ -39,6 +39,10 @@ def table(pairs, intro, column):
     return [intro, "", f"| puzzle | {column} |", "|---|---|"] + [f"| {p} | {t} |" for p, t in pairs] + [""]
 
 
+def by_verdict(rs, verdict):
+    return [r for r in rs if r["verdict"] == verdict]
+
+
 def unproven_groups(unproven):
     """The unproven puzzles grouped by what was proved on the way."""
     if not unproven:
@@ -63,9 +67,7 @@ def draw_section(name, rs):
     """A collection of draw claims (先和局): what confirmed each draw, the refuted ones, the unproven ones."""
     lines = [f"### {name}", ""]
     n = len(rs)
-    confirmed = [r for r in rs if r["verdict"] == "confirmed"]
-    refuted = [r for r in rs if r["verdict"] == "refuted"]
-    unproven = [r for r in rs if r["verdict"] == "unproven"]
+    confirmed, refuted, unproven = (by_verdict(rs, v) for v in ("confirmed", "refuted", "unproven"))
     kinds = collections.Counter(r["proof"] for r in confirmed)
     how = ", ".join(f"{v} {DRAW_PROOFS.get(k, 'by ' + k)}" for k, v in sorted(kinds.items(), key=lambda x: -x[1]))
     lines += [f"{n} draw claims: {len(confirmed)} confirmed ({100 * len(confirmed) / max(n, 1):.1f}%"
@@ -85,9 +87,7 @@ def section(name, rs):
         return draw_section(name, rs)
     lines = [f"### {name}", ""]
     n = len(rs)
-    confirmed = [r for r in rs if r["verdict"] == "confirmed"]
-    refuted = [r for r in rs if r["verdict"] == "refuted"]
-    unproven = [r for r in rs if r["verdict"] == "unproven"]
+    confirmed, refuted, unproven = (by_verdict(rs, v) for v in ("confirmed", "refuted", "unproven"))
     kinds = collections.Counter(r["proof"] for r in rs if r["verdict"] != "unproven")
     decided_by = ", ".join(f"{k} {v}" for k, v in sorted(kinds.items(), key=lambda x: -x[1]))
     lines += [f"{n} puzzles: {len(confirmed)} confirmed ({100 * len(confirmed) / max(n, 1):.1f}%), "
