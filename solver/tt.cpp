@@ -1,19 +1,50 @@
 #include "solver/tt.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <new>
 
 namespace canju::solver {
 
+// The table is mapped, not filled: a search of a few thousand nodes (most
+// puzzles' walk steps and cooks) touches a small part of it, and on a
+// virtual machine every 4 KiB page fault is dear — writing 64 MiB of
+// default entries cost as much as a 2 M-node search (docs/performance.md,
+// round of stop 24). Transparent huge pages, where the kernel gives them
+// on request, cut the faults of a full table 512-fold.
 TranspositionTable::TranspositionTable(size_t bytes) {
   size_t buckets = 1;
   const size_t min_buckets = (size_t{64} << 10) / (sizeof(TTEntry) * kBucket);
   while (buckets * 2 * sizeof(TTEntry) * kBucket <= bytes) buckets *= 2;
   buckets = std::max(buckets, min_buckets);
-  table_.assign(buckets, Bucket{});
+  mapped_bytes_ = buckets * sizeof(Bucket);
+  // Mapped with a huge page's slack and trimmed to start on a huge-page
+  // boundary, so that every 2 MiB of the table can be one page.
+  constexpr size_t kHuge = size_t{2} << 20;
+  const size_t slack = mapped_bytes_ >= kHuge ? kHuge : 0;
+  void* raw = mmap(nullptr, mapped_bytes_ + slack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) throw std::bad_alloc();
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(raw);
+  const uintptr_t aligned = slack ? (begin + kHuge - 1) & ~(kHuge - 1) : begin;
+  if (aligned > begin) munmap(raw, aligned - begin);
+  if (slack > aligned - begin) munmap(reinterpret_cast<void*>(aligned + mapped_bytes_), slack - (aligned - begin));
+  void* p = reinterpret_cast<void*>(aligned);
+#ifdef MADV_HUGEPAGE
+  madvise(p, mapped_bytes_, MADV_HUGEPAGE);  // advice only: no error if refused
+#endif
+  table_ = static_cast<Bucket*>(p);
+  buckets_ = buckets;
   mask_ = buckets - 1;
 }
 
-void TranspositionTable::Clear() { std::fill(table_.begin(), table_.end(), Bucket{}); }
+TranspositionTable::~TranspositionTable() {
+  if (table_) munmap(table_, mapped_bytes_);
+}
+
+void TranspositionTable::Clear() { std::memset(static_cast<void*>(table_), 0, mapped_bytes_); }
 
 TTEntry* TranspositionTable::Find(uint64_t key) const {
   TTEntry* b = const_cast<TTEntry*>(table_[key & mask_].e);
@@ -103,7 +134,7 @@ void TranspositionTable::StoreDisproof(uint64_t key, uint16_t depth, uint32_t wo
 }
 
 int TranspositionTable::Hashfull() const {
-  const size_t n = std::min<size_t>(table_.size(), 1000) * kBucket;
+  const size_t n = std::min<size_t>(buckets_, 1000) * kBucket;
   size_t used = 0;
   for (size_t i = 0; i < n; ++i) used += table_[i / kBucket].e[i % kBucket].used;
   return n ? static_cast<int>(used * 1000 / n) : 0;

@@ -14,7 +14,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 namespace canju::solver {
 
@@ -50,6 +49,9 @@ class TranspositionTable {
  public:
   // Size in bytes (rounded down to a power of two of buckets, at least 64 KiB).
   explicit TranspositionTable(size_t bytes = size_t{64} << 20);
+  ~TranspositionTable();
+  TranspositionTable(const TranspositionTable&) = delete;
+  TranspositionTable& operator=(const TranspositionTable&) = delete;
 
   void Clear();
   TTProbe Probe(uint64_t key, uint16_t depth) const;
@@ -70,7 +72,7 @@ class TranspositionTable {
     __builtin_prefetch(&b->e[2]);
   }
 
-  size_t entries() const { return table_.size() * kBucket; }
+  size_t entries() const { return buckets_ * kBucket; }
   // Slots in use, per thousand (sampled).
   int Hashfull() const;
 
@@ -81,7 +83,11 @@ class TranspositionTable {
   };
   TTEntry* Find(uint64_t key) const;
   TTEntry* Slot(uint64_t key);  // the entry for key, or the one to replace
-  std::vector<Bucket> table_;
+  // Zero bytes are empty slots (`used` == 0), so the table is an anonymous
+  // mapping the kernel zeroes page by page on first touch (tt.cpp).
+  Bucket* table_ = nullptr;
+  size_t buckets_ = 0;
+  size_t mapped_bytes_ = 0;
   size_t mask_ = 0;  // bucket count - 1
 };
 
