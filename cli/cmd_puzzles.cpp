@@ -63,7 +63,8 @@ json MatePlies(int plies) { return plies >= 0 ? json(plies) : json(nullptr); }
 json MateExact(int plies, int8_t exact) { return plies >= 0 && exact >= 0 ? json(exact == 1) : json(nullptr); }
 // The claim a verdict was checked against; null when not recorded (verdicts
 // stored before the field) or unknown.
-json CheckedClaim(const Verdict& v) { return v.checked == Claim::kUnknown ? json(nullptr) : json(ClaimName(v.checked)); }
+// A claim the verdict checked: its name, or null when none was recorded.
+json CheckedClaim(Claim c) { return c == Claim::kUnknown ? json(nullptr) : json(ClaimName(c)); }
 
 // A JSON object per line, UTF-8 as is; invalid bytes replaced rather than
 // ending the listing.
@@ -232,6 +233,7 @@ json SummaryJson(const PuzzleSummary& s) {
             {"title", s.title},
             {"fen", s.fen},
             {"claimed", ClaimName(s.claimed)},
+            {"checked", CheckedClaim(s.checked)},
             {"material", s.material},
             {"variant", s.variant},
             {"verdict", VerdictName(s.verdict)},
@@ -288,6 +290,14 @@ void AppendJsonString(std::string* out, const std::string& s) {
   out->push_back('"');
 }
 
+// The list's claim column: the record's own claim, or, for a record without
+// one (a line list's), the claim its verdict checked in brackets — read from
+// the end of the book's line (docs/solver.md).
+std::string ClaimColumn(const PuzzleSummary& s) {
+  if (s.claimed == Claim::kUnknown && s.checked != Claim::kUnknown) return "(" + std::string(ClaimName(s.checked)) + ")";
+  return ClaimName(s.claimed);
+}
+
 // The same object as SummaryJson, written directly.
 void AppendSummaryJsonLine(std::string* out, const PuzzleSummary& s) {
   out->append("{\"id\":\"");
@@ -302,7 +312,9 @@ void AppendSummaryJsonLine(std::string* out, const PuzzleSummary& s) {
   AppendJsonString(out, s.fen);
   out->append(",\"claimed\":\"");
   out->append(ClaimName(s.claimed));
-  out->append("\",\"material\":");
+  out->append("\",\"checked\":");
+  out->append(s.checked == Claim::kUnknown ? "null" : "\"" + std::string(ClaimName(s.checked)) + "\"");
+  out->append(",\"material\":");
   AppendJsonString(out, s.material);
   out->append(",\"variant\":");
   AppendJsonString(out, s.variant);
@@ -394,7 +406,7 @@ void RegisterList(CLI::App* puzzles) {
       if (StdoutIsTty()) row("ID", "COLLECTION", DisplayWidth("COLLECTION"), "NO.", "CLAIM", "VERDICT", "MATERIAL", "TITLE");
       for (const PuzzleSummary& s : found) {
         std::string title = s.fen_problem.empty() ? s.title : s.title + "  [bad position]";
-        row(ShortId(s.id), s.collection, coll_width[s.collection], NumberText(s.number), ClaimName(s.claimed),
+        row(ShortId(s.id), s.collection, coll_width[s.collection], NumberText(s.number), ClaimColumn(s),
             s.verdict == VerdictKind::kNone ? "-" : VerdictName(s.verdict), s.material.empty() ? "?" : s.material,
             title);
       }
@@ -584,7 +596,7 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
                       {"book_notes", r.verdict.book_notes},       {"nodes", r.verdict.nodes},
                       {"seconds", r.verdict.seconds},             {"verified_at", r.verdict.verified_at},
                       {"solver", r.verdict.solver},
-                      {"checked", CheckedClaim(r.verdict)},       {"checked_from", r.verdict.checked_from}};
+                      {"checked", CheckedClaim(r.verdict.checked)},       {"checked_from", r.verdict.checked_from}};
       json apps = json::array();
       for (const Appearance& a : others)
         apps.push_back({{"id", FormatPuzzleId(a.puzzle.id)},

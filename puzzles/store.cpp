@@ -138,8 +138,9 @@ uint64_t Fnv1a64(const std::string& s) {
 // because listing decodes thousands of them and they are derived data that
 // Reindex() can always rebuild from the records.
 
-// 2 added mate_exact; summaries of encoding 1 are still read (mate_exact -1).
-constexpr uint8_t kSummaryEncoding = 2;
+// 2 added mate_exact, 3 the claim the verdict checked; older summaries are
+// still read (mate_exact -1, checked unknown).
+constexpr uint8_t kSummaryEncoding = 3;
 
 void PutVarint(std::string* s, uint64_t v) {
   while (v >= 0x80) {
@@ -214,6 +215,7 @@ std::string EncodeSummary(const PuzzleSummary& s, const std::string& identity) {
   PutVarint(&out, ZigZagEncode(s.mate_plies));
   PutStr(&out, identity);
   out.push_back(static_cast<char>(s.mate_exact));
+  out.push_back(static_cast<char>(s.checked));
   return out;
 }
 
@@ -231,6 +233,9 @@ bool DecodeSummary(PuzzleId id, const rocksdb::Slice& bytes, PuzzleSummary* s, s
   uint8_t exact = 0xFF;  // -1: not recorded (encoding 1)
   if (enc >= 2 && !r.Byte(&exact)) return false;
   s->mate_exact = static_cast<int8_t>(exact);
+  uint8_t checked = static_cast<uint8_t>(Claim::kUnknown);
+  if (enc >= 3 && (!r.Byte(&checked) || checked > static_cast<uint8_t>(Claim::kLoss))) return false;
+  s->checked = static_cast<Claim>(checked);
   s->number = static_cast<int>(ZigZagDecode(number));
   s->claimed = static_cast<Claim>(claimed);
   s->transform = transform;
@@ -315,6 +320,7 @@ Status ComputeEntries(const Record& r, RecordEntries* e) {
   s.proven = r.verdict.proven;
   s.mate_plies = r.verdict.mate_plies;
   s.mate_exact = r.verdict.mate_exact;
+  s.checked = r.verdict.checked;
   e->summary_bytes = EncodeSummary(s, e->identity);
 
   std::string id8 = IdKey(e->id);
@@ -627,6 +633,7 @@ Status PuzzleStore::SaveVerdict(PuzzleId id, const Verdict& verdict) {
   s.proven = verdict.proven;
   s.mate_plies = verdict.mate_plies;
   s.mate_exact = verdict.mate_exact;
+  s.checked = verdict.checked;
   rocksdb::WriteBatch batch;
   std::string id8 = IdKey(id);
   batch.Put(impl_->cf[kRecords], id8, SerializeRecord(r));

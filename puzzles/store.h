@@ -55,6 +55,7 @@ struct PuzzleSummary {
   Claim proven = Claim::kUnknown;
   int mate_plies = -1;
   int8_t mate_exact = -1;      // Verdict::mate_exact
+  Claim checked = Claim::kUnknown;  // Verdict::checked: the claim the verdict checked
 };
 
 // Listing filters; empty / unset fields match everything.

@@ -213,6 +213,9 @@ json MateExactJson(int mate_plies, int8_t mate_exact) {
   return mate_plies >= 0 && mate_exact >= 0 ? json(mate_exact == 1) : json(nullptr);
 }
 
+// The claim a verdict checked: its name, or null when none was recorded.
+json CheckedClaim(Claim c) { return c == Claim::kUnknown ? json(nullptr) : json(ClaimName(c)); }
+
 json VerdictJson(const Verdict& vd, const Position* start) {
   json j = {{"kind", VerdictName(vd.kind)},
             {"proven", ClaimName(vd.proven)},
@@ -224,7 +227,7 @@ json VerdictJson(const Verdict& vd, const Position* start) {
             {"nodes", vd.nodes},
             {"seconds", vd.seconds},
             {"verified_at", vd.verified_at},
-            {"checked", vd.checked == Claim::kUnknown ? json(nullptr) : json(ClaimName(vd.checked))},
+            {"checked", CheckedClaim(vd.checked)},
             {"checked_from", vd.checked_from}};
   json notes = json::array();
   for (const std::string& n : vd.book_notes) notes.push_back(n);
@@ -327,6 +330,7 @@ json SummaryJson(const PuzzleSummary& s, int appearances) {
           {"title", s.title},
           {"material", s.material},
           {"claimed", ClaimName(s.claimed)},
+          {"checked", CheckedClaim(s.checked)},
           {"verdict", VerdictName(s.verdict)},
           {"proven", ClaimName(s.proven)},
           {"mate_plies", s.mate_plies},

@@ -175,7 +175,9 @@ async function loadList() {
          p.collection !== l.collection ? el('span', { class: 'muted', text: ' · ' + p.collection }) : null,
          p.fen_problem ? el('span', { class: 'badge bad', title: p.fen_problem, text: 'bad FEN' }) : null),
       el('td', { class: 'material', text: p.material }),
-      el('td', { text: claimLabel(p.claimed, v, null) }),
+      el('td', p.claimed === 'unknown' && p.checked
+        ? { class: 'muted', title: 'not stated; the claim the verdict checked', text: `(${claimLabel(p.checked, v, null)})` }
+        : { text: claimLabel(p.claimed, v, null) }),
       el('td', {}, el('span', { class: 'verdict ' + p.verdict, text: verdictShort(p) })),
       el('td', { class: 'num', text: p.appearances ? String(p.appearances) : '' }));
     tr.addEventListener('click', (ev) => {

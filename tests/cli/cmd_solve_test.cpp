@@ -225,17 +225,34 @@ TEST_F(SolveCommands, VerifyReadsTheClaimOfALineListFromTheEndOfItsLine) {
     ASSERT_TRUE(s.is_object()) << show.out;
     EXPECT_EQ(s["claimed"], "unknown") << show.out;
     if (j["title"] == "trade") {
+      EXPECT_EQ(j["checked"], "draw") << line;  // the listing's summary has it too
       EXPECT_EQ(s["verdict"]["checked"], "draw") << show.out;
       EXPECT_NE(s["verdict"]["checked_from"].get<std::string>().find("a draw"), std::string::npos) << show.out;
       Result text = RunCanju({"puzzles", "show", "--store", dir, id});
       EXPECT_NE(text.out.find("Claim checked: draw ("), std::string::npos) << text.out;
     } else {
+      EXPECT_TRUE(j["checked"].is_null()) << line;
       EXPECT_TRUE(s["verdict"]["checked"].is_null()) << show.out;  // no claim found, none given
       EXPECT_EQ(s["verdict"]["checked_from"], "") << show.out;
     }
     ++shown;
   }
   EXPECT_EQ(shown, 2);
+  // The text listing's claim column: the checked claim in brackets where the
+  // record states none.
+  Result text_list = RunCanju({"puzzles", "list", "--store", dir});
+  ASSERT_EQ(text_list.code, 0) << text_list.err;
+  int rows = 0;
+  for (const std::string& line : Lines(text_list.out)) {
+    if (line.find("trade") != std::string::npos) {
+      EXPECT_NE(line.find(" (draw) "), std::string::npos) << line;
+      ++rows;
+    } else if (line.find("waiting") != std::string::npos) {
+      EXPECT_NE(line.find(" unknown "), std::string::npos) << line;
+      ++rows;
+    }
+  }
+  EXPECT_EQ(rows, 2) << text_list.out;
   std::filesystem::remove_all(dir);
   std::remove(file.c_str());
 }

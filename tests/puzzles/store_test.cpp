@@ -323,6 +323,7 @@ TEST_F(ListingTest, SavingAVerdictUpdatesRecordSummaryAndIndex) {
   v.cooks_scope = 0;
   v.pv = {"b9b8", "e9f9"};
   v.solver = "test";
+  v.checked = Claim::kWin;
   ASSERT_TRUE(store_->SaveVerdict(ids_[1], v).ok());
   Record r;
   ASSERT_TRUE(store_->Get(ids_[1], &r).ok());
@@ -342,6 +343,8 @@ TEST_F(ListingTest, SavingAVerdictUpdatesRecordSummaryAndIndex) {
   EXPECT_EQ(out[0].mate_plies, 9);
   EXPECT_EQ(out[0].mate_exact, 0);  // lists can say "at most"
   EXPECT_EQ(out[1].mate_exact, -1);  // no verdict
+  EXPECT_EQ(out[0].checked, Claim::kWin);  // the claim the verdict checked
+  EXPECT_EQ(out[1].checked, Claim::kUnknown);
   // A second verdict replaces the first everywhere.
   v.kind = VerdictKind::kRefuted;
   ASSERT_TRUE(store_->SaveVerdict(ids_[1], v).ok());
@@ -408,6 +411,53 @@ TEST_F(ListingTest, CheckFindsDamageAndReindexRepairsIt) {
   ExpectClean(*store_);
   EXPECT_EQ(store_->Count(), 4u);
   EXPECT_EQ(Titles(ByMaterial("KRK")), (std::vector<std::string>{"单车"}));
+}
+
+TEST_F(ListingTest, ReadsSummariesOfEncoding2) {
+  // A store written before summaries kept the checked claim (encoding 2:
+  // the same fields without the last byte) still lists, with no checked
+  // claim, until `puzzles check --repair` rewrites its summaries.
+  Verdict v;
+  v.kind = VerdictKind::kConfirmed;
+  v.proven = Claim::kWin;
+  v.mate_plies = 9;
+  v.mate_exact = 1;
+  v.checked = Claim::kWin;
+  ASSERT_TRUE(store_->SaveVerdict(ids_[1], v).ok());
+  store_.reset();
+  std::string id8(8, '\0');
+  for (int i = 0; i < 8; ++i) id8[i] = static_cast<char>(ids_[1] >> (56 - 8 * i));
+  {
+    rocksdb::Options o;
+    std::vector<std::string> names;
+    ASSERT_TRUE(rocksdb::DB::ListColumnFamilies(o, dir_.path(), &names).ok());
+    std::vector<rocksdb::ColumnFamilyDescriptor> fams;
+    for (auto& n : names) fams.emplace_back(n, rocksdb::ColumnFamilyOptions());
+    std::vector<rocksdb::ColumnFamilyHandle*> h;
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(o, dir_.path(), fams, &h, &raw).ok());
+    rocksdb::ColumnFamilyHandle* summaries = h[std::find(names.begin(), names.end(), "summaries") - names.begin()];
+    std::string bytes;
+    ASSERT_TRUE(raw->Get(rocksdb::ReadOptions(), summaries, id8, &bytes).ok());
+    ASSERT_EQ(bytes[0], '\3');
+    ASSERT_EQ(bytes.back(), static_cast<char>(Claim::kWin));
+    bytes[0] = '\2';
+    bytes.pop_back();
+    ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), summaries, id8, bytes).ok());
+    for (auto* x : h) raw->DestroyColumnFamilyHandle(x);
+    delete raw;
+  }
+  store_ = OpenOrDie(dir_.path());
+  std::vector<PuzzleSummary> out;
+  ASSERT_TRUE(store_->List(ByCollection("梦入神机"), &out).ok());
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].title, "由中应外");
+  EXPECT_EQ(out[0].mate_plies, 9);
+  EXPECT_EQ(out[0].mate_exact, 1);
+  EXPECT_EQ(out[0].checked, Claim::kUnknown);
+  ASSERT_TRUE(store_->Reindex().ok());
+  ASSERT_TRUE(store_->List(ByCollection("梦入神机"), &out).ok());
+  EXPECT_EQ(out[0].checked, Claim::kWin);  // rebuilt from the record
 }
 
 TEST(Store, RefusesAStoreFromANewerLayout) {
