@@ -75,6 +75,8 @@ struct SetStats {
   std::string name;
   int total = 0, confirmed = 0, refuted = 0, unproven = 0, cooked = 0, book_not_best = 0, exact = 0;
   int by_checks = 0, by_threats = 0, by_full_width = 0, by_tables = 0;  // decided puzzles by kind of proof
+  // Claimed wins by how the book's main line ends, and how many of them were confirmed.
+  int win_mate = 0, win_mate_confirmed = 0, win_judged = 0, win_judged_confirmed = 0;
   double seconds = 0;
   uint64_t nodes = 0;
   std::vector<double> times;
@@ -227,6 +229,13 @@ int main(int argc, char** argv) {
     s.cooked += !v.cooks.empty();
     s.book_not_best += BookNotBest(it.report);
     s.exact += it.report.solve.mate_exact && v.mate_plies >= 0;
+    if (it.report.claimed == Claim::kWin && it.report.book_end == BookEnd::kMate) {
+      ++s.win_mate;
+      s.win_mate_confirmed += v.kind == VerdictKind::kConfirmed;
+    } else if (it.report.claimed == Claim::kWin && it.report.book_end == BookEnd::kBeforeMate) {
+      ++s.win_judged;
+      s.win_judged_confirmed += v.kind == VerdictKind::kConfirmed;
+    }
     if (v.kind == VerdictKind::kConfirmed || v.kind == VerdictKind::kRefuted) {
       s.by_checks += it.report.solve.proof == ProofKind::kChecks;
       s.by_threats += it.report.solve.proof == ProofKind::kThreats;
@@ -252,6 +261,12 @@ int main(int argc, char** argv) {
   for (const SetStats& s : sets)
     std::printf("| %s | %d | %d | %d | %d |\n", std::filesystem::path(s.name).filename().string().c_str(), s.by_checks,
                 s.by_threats, s.by_full_width, s.by_tables);
+  std::printf("\n| collection | claimed wins whose book line ends in mate | confirmed | claimed wins whose book line stops before mate | confirmed |\n|---|---|---|---|---|\n");
+  auto share = [](int part, int whole) { return whole ? 100.0 * part / whole : 0.0; };
+  for (const SetStats& s : sets)
+    std::printf("| %s | %d | %d (%.1f%%) | %d | %d (%.1f%%) |\n", std::filesystem::path(s.name).filename().string().c_str(),
+                s.win_mate, s.win_mate_confirmed, share(s.win_mate_confirmed, s.win_mate), s.win_judged,
+                s.win_judged_confirmed, share(s.win_judged_confirmed, s.win_judged));
   std::printf("\nwall time %.0f s with %d thread(s), %.1f s %s budget per puzzle%s%s\n", wall, jobs, seconds,
               cpu_clock ? "CPU" : "wall-clock",
               tb_dir.empty() ? "" : ", endgame tables from ", tb_dir.c_str());

@@ -56,7 +56,21 @@ def unproven_groups(unproven):
     for reason, puzzles in sorted(groups.items(), key=lambda x: -len(x[1])):
         lines.append(f"* {reason} ({len(puzzles)}): " + ", ".join(puzzles))
     lines.append("")
+    judged = [(r, JUDGED_END.search(r["book"])) for r in unproven]
+    judged = [(r, m) for r, m in judged if m]
+    if judged:
+        lines += [f"Of these {len(unproven)}, **{len(judged)} have a book line that stops before mate**: the book "
+                  "judges the position where its line ends won, and a proof has to play that position out to mate "
+                  "(in brackets: the book's plies, then the pieces at its end, with the material when there are at "
+                  "most nine): " + ", ".join(
+                      f"{r['puzzle']} ({m['plies']}; {m['material'] if int(m['pieces']) <= 9 else m['pieces']})"
+                      for r, m in judged) + ".", ""]
     return lines
+
+
+# The verifier's note on an unproven win whose book line stops before mate.
+JUDGED_END = re.compile(r"stops before mate: after its (?P<plies>\d+) pl\w+ a position of (?P<pieces>\d+) pieces "
+                        r"\((?P<material>\w+),")
 
 
 # How a draw claim was confirmed, by the proof column of its row.

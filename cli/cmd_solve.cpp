@@ -298,6 +298,8 @@ json VerifyJson(const Job& job) {
   j["cooks_scope"] = CooksScopeName(v.cooks_scope);  // "none": cooks not searched
   j["book_notes"] = v.book_notes;
   j["book_plies"] = job.report.book_plies;
+  // "mate", "before mate" (the book judges the position where it stops), or null.
+  j["book_end"] = job.report.book_end == BookEnd::kNone ? json(nullptr) : json(BookEndName(job.report.book_end));
   j["reason"] = v.reason;
   j["nodes"] = v.nodes;
   j["seconds"] = std::round(v.seconds * 1000) / 1000;
@@ -336,6 +338,7 @@ void PrintVerifyDetails(const Job& job) {
 
 struct Tally {
   int confirmed = 0, refuted = 0, unproven = 0, cooked = 0, book_not_best = 0, errors = 0;
+  int unproven_judged = 0;  // unproven win claims whose book line stops before mate
   double seconds = 0;
   uint64_t nodes = 0;
   std::vector<double> times;
@@ -344,6 +347,8 @@ struct Tally {
     if (v.kind == VerdictKind::kConfirmed) ++confirmed;
     else if (v.kind == VerdictKind::kRefuted) ++refuted;
     else ++unproven;
+    unproven_judged += v.kind == VerdictKind::kUnproven && j.report.claimed == Claim::kWin &&
+                       j.report.book_end == BookEnd::kBeforeMate;
     if (!v.cooks.empty()) ++cooked;
     for (const BookDeparture& d : j.report.book)
       if (d.kind == BookDeparture::Kind::kLengthens || d.kind == BookDeparture::Kind::kThrowsWin ||
@@ -366,6 +371,9 @@ void PrintSummary(const Tally& t, size_t total, double wall, FILE* out) {
   std::fprintf(out, "%-22s %6d\n", "confirmed", t.confirmed);
   std::fprintf(out, "%-22s %6d\n", "refuted", t.refuted);
   std::fprintf(out, "%-22s %6d\n", "unproven", t.unproven);
+  if (t.unproven_judged)
+    std::fprintf(out, "  (%d of them wins whose book line stops before mate, in a position it judges won)\n",
+                 t.unproven_judged);
   std::fprintf(out, "%-22s %6zu\n", "total", total);
   std::fprintf(out, "%s %6d\n", PadRight("cooked (多解)", 22).c_str(), t.cooked);
   std::fprintf(out, "%-22s %6d\n", "book line not best", t.book_not_best);

@@ -557,7 +557,32 @@ void ProveOpenWinAlongTheBook(const BookLine& book, const VerifyOptions& options
   }
 }
 
+// An unproven claimed win whose book line stops before mate: the book's
+// win is a judgement of the position where its line ends, so a proof has
+// to play that position out to mate (a note for the composer, and for
+// telling these apart from the book's mates that are not proved).
+BookDeparture JudgedEnd(const BookLine& book, Color winner) {
+  const Position& end = book.at.back();
+  const std::string material = end.Material();
+  BookDeparture dep;
+  dep.kind = BookDeparture::Kind::kStopsEarly;
+  dep.ply = static_cast<int>(book.moves.size());
+  dep.text = "the book's main line stops before mate: after its " + Plies(dep.ply) + " a position of " +
+             std::to_string(material.size()) + " pieces (" + material + ", " + SideName(end, end.side_to_move()) +
+             " to move) that the book judges won for " + SideName(end, winner) +
+             " and a proof has to play out to mate";
+  return dep;
+}
+
 }  // namespace
+
+const char* BookEndName(BookEnd e) {
+  switch (e) {
+    case BookEnd::kMate: return "mate";
+    case BookEnd::kBeforeMate: return "before mate";
+    default: return "none";
+  }
+}
 
 Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyReport* out) {
   *out = VerifyReport{};
@@ -588,6 +613,8 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
 
   PuzzleBudget budget{options.solve.max_seconds, options.solve.max_nodes, options.audit_reserve};
   const BookLine book = options.audit_book || rec.claimed == Claim::kUnknown ? PlayMainLine(rec, root) : BookLine{};
+  if (book.Whole() && !book.moves.empty())
+    out->book_end = LostHere(book.at.back()) ? BookEnd::kMate : BookEnd::kBeforeMate;
   Claim claimed = rec.claimed;
   if (claimed == Claim::kUnknown) {
     if (options.claim_solve_share > 0) {
@@ -649,6 +676,13 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   if (open_win && book.Whole()) ProveOpenWinAlongTheBook(book, options, solver, out);
   else if (open_win) out->book.push_back(book.Illegal());
   else Audit(book, solver, sr, out);
+  // Where the walk ran out of budget (not where it found a flaw in the
+  // book's line), say that the book's win is a judgement of its line's end.
+  const bool undecided_walk = std::all_of(out->book.begin(), out->book.end(), [](const BookDeparture& d) {
+    return d.kind == BookDeparture::Kind::kUndecided;
+  });
+  if (v.kind == VerdictKind::kUnproven && open_win && out->book_end == BookEnd::kBeforeMate && undecided_walk)
+    out->book.insert(out->book.begin(), JudgedEnd(book, root.side_to_move()));  // (the walk's note stays last)
   for (const BookDeparture& d : out->book) v.book_notes.push_back(d.text);
   if (decided && !out->book_audited) v.book_notes.push_back("book line not fully checked within the budget");
   v.nodes += solver.nodes();

@@ -72,12 +72,21 @@ struct BookDeparture {
   std::string text;         // one readable line
 };
 
+// How the book's main line ends.
+enum class BookEnd {
+  kNone,        // no line, or a move of it is not legal
+  kMate,        // in mate (or a stalemate that loses by the variant's rule)
+  kBeforeMate,  // in a position the book judges (a won ending, a draw), before mate
+};
+const char* BookEndName(BookEnd e);  // "mate", "before mate", "none"
+
 struct VerifyReport {
   Verdict verdict;          // what goes into the store
   SolveResult solve;        // the solver's full answer
   std::vector<BookDeparture> book;
   bool book_audited = false;   // the main line was compared (completely when true)
   int book_plies = 0;          // length of the book's main line
+  BookEnd book_end = BookEnd::kNone;  // when the line was played (an audit, or a record without a claim)
   // The claim checked (side to move's view): the record's own, or, for a
   // record without one, what the end of its book line shows — a mate, a
   // position the endgame tables value, or one a short solve decides — or

@@ -134,6 +134,7 @@ TEST_F(SolveCommands, VerifyJsonIsOneObjectPerPuzzle) {
   EXPECT_EQ(objects[0]["mate_plies"], 5);
   EXPECT_NE(objects[0]["source"].get<std::string>().find(file), std::string::npos);
   EXPECT_EQ(objects[0]["cooks_scope"], "all");  // (a full-width win: every first move tried)
+  EXPECT_TRUE(objects[0]["book_end"].is_null()) << lines[0];  // (no book line)
   EXPECT_EQ(objects[1]["title"], "wrong");
   EXPECT_EQ(objects[1]["claimed"], "draw");
   EXPECT_EQ(objects[1]["verdict"], "refuted");
@@ -205,6 +206,21 @@ TEST_F(SolveCommands, VerifyReadsTheClaimOfALineListFromTheEndOfItsLine) {
   EXPECT_EQ(w["trade"]["claimed"], "draw");  // the line's end before --claim
   EXPECT_EQ(w["waiting"]["claimed"], "win");
   EXPECT_NE(w["waiting"]["claim_from"].get<std::string>().find("taken as win"), std::string::npos) << w["waiting"];
+  // Both lines stop before mate; the unproven win says the book judges
+  // where its line ends, the draw claim does not.
+  EXPECT_EQ(w["trade"]["book_end"], "before mate");
+  EXPECT_EQ(w["waiting"]["book_end"], "before mate");
+  ASSERT_EQ(w["waiting"]["verdict"], "unproven") << w["waiting"];
+  ASSERT_FALSE(w["waiting"]["book_notes"].empty()) << w["waiting"];
+  EXPECT_EQ(w["waiting"]["book_notes"][0].get<std::string>().rfind(
+                "the book's main line stops before mate: after its 1 ply a position of 10 pieces (KAABBKAABB", 0),
+            0u)
+      << w["waiting"];
+  for (const json& n : w["trade"]["book_notes"])
+    EXPECT_EQ(n.get<std::string>().find("judges"), std::string::npos) << w["trade"];
+  Result table = RunCanju({"verify", "--quiet", "--nodes", "300000", "--claim", "win", file});
+  ASSERT_EQ(table.code, 0) << table.err;
+  EXPECT_NE(table.out.find("\n  (1 of them wins whose book line stops before mate"), std::string::npos) << table.out;
 
   // Verified in a store, the verdict keeps the claim it checked and where it
   // came from (the record itself still carries none).

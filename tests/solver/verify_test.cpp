@@ -422,6 +422,45 @@ TEST(Verify, AnUndecidedWinIsProvedAlongABookLineThatStopsBeforeMate) {
   EXPECT_GE(named, 1) << note;
 }
 
+TEST(Verify, AnUnprovenWinSaysWhenTheBookLineStopsBeforeMate) {
+  // Knight against advisor (a win in about 36 plies) with a few thousand
+  // nodes: the book's one move stops long before mate, so the book's win is
+  // a judgement of the position after it, and the note says so before the
+  // walk's note (which stays last).
+  const char* kKnightAgainstAdvisor = "9/9/3ak4/9/9/9/9/9/2N6/3K5 w";
+  VerifyOptions o = UndecidedSolveWithReserve();
+  o.audit_reserve = 100;
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kKnightAgainstAdvisor, Claim::kWin, {"c1e2"}), o, &rep).ok());
+  ASSERT_EQ(rep.verdict.kind, VerdictKind::kUnproven) << rep.verdict.reason;
+  EXPECT_EQ(rep.book_end, BookEnd::kBeforeMate);
+  ASSERT_GE(rep.book.size(), 2u);
+  EXPECT_EQ(rep.book.front().kind, BookDeparture::Kind::kStopsEarly);
+  EXPECT_EQ(rep.book.front().text,
+            "the book's main line stops before mate: after its 1 ply a position of 4 pieces (KNKA, Black to move) "
+            "that the book judges won for Red and a proof has to play out to mate");
+  EXPECT_EQ(rep.book.back().kind, BookDeparture::Kind::kUndecided);
+  ASSERT_EQ(rep.verdict.book_notes.size(), rep.book.size());
+  EXPECT_EQ(rep.verdict.book_notes.front(), rep.book.front().text);
+
+  // A book line that ends in mate is not judged; neither is a confirmed win
+  // whose line stops early (the audit measures how far from mate), nor a
+  // record without a line.
+  VerifyReport best;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), Quick(), &best).ok());
+  EXPECT_EQ(best.book_end, BookEnd::kNone);
+  ASSERT_EQ(best.verdict.pv.size(), 5u);
+  VerifyReport mated;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin, best.verdict.pv), UndecidedSolveWithReserve(), &mated).ok());
+  EXPECT_EQ(mated.book_end, BookEnd::kMate);
+  const std::vector<std::string> two(best.verdict.pv.begin(), best.verdict.pv.begin() + 2);
+  VerifyReport early;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin, two), Quick(), &early).ok());
+  EXPECT_EQ(early.verdict.kind, VerdictKind::kConfirmed);
+  EXPECT_EQ(early.book_end, BookEnd::kBeforeMate);
+  for (const std::string& n : early.verdict.book_notes) EXPECT_EQ(n.find("judges"), std::string::npos) << n;
+}
+
 TEST(Verify, TheWalkNamesABookDefenceThatIsNotTheBest) {
   // After 车一进八 (i1i9) the book's 炮６进２?? (f9f7) allows a mate in one,
   // but 炮６平４ (f9d9) mates Red in two whatever Red plays: the walk proves
