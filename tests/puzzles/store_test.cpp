@@ -199,6 +199,42 @@ TEST(Store, ResolvesUniquePrefixes) {
   }
 }
 
+// The store's RocksDB opened directly with every column family, to damage
+// or rewrite what the store wrote (as a crash, a bug or another version
+// would). The store must be closed first.
+class RawDb {
+ public:
+  explicit RawDb(const std::string& dir) {
+    rocksdb::Options o;
+    ok_ = rocksdb::DB::ListColumnFamilies(o, dir, &names_).ok();
+    std::vector<rocksdb::ColumnFamilyDescriptor> fams;
+    for (auto& n : names_) fams.emplace_back(n, rocksdb::ColumnFamilyOptions());
+    ok_ = ok_ && rocksdb::DB::Open(o, dir, fams, &handles_, &db_).ok();
+  }
+  ~RawDb() {
+    for (auto* h : handles_) db_->DestroyColumnFamilyHandle(h);
+    delete db_;
+  }
+  bool ok() const { return ok_; }
+  rocksdb::DB* operator->() { return db_; }
+  rocksdb::ColumnFamilyHandle* family(const std::string& name) {
+    return handles_[std::find(names_.begin(), names_.end(), name) - names_.begin()];
+  }
+
+ private:
+  bool ok_ = false;
+  std::vector<std::string> names_;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;
+  rocksdb::DB* db_ = nullptr;
+};
+
+// A puzzle id as the store's keys hold it (8 bytes, big-endian).
+std::string KeyOf(PuzzleId id) {
+  std::string key(8, '\0');
+  for (int i = 0; i < 8; ++i) key[i] = static_cast<char>(id >> (56 - 8 * i));
+  return key;
+}
+
 class ListingTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -375,28 +411,16 @@ TEST_F(ListingTest, CheckFindsDamageAndReindexRepairsIt) {
   // or a bug could: drop one index entry and one summary, add a stale entry.
   store_.reset();
   {
-    rocksdb::Options o;
-    std::vector<std::string> names;
-    ASSERT_TRUE(rocksdb::DB::ListColumnFamilies(o, dir_.path(), &names).ok());
-    std::vector<rocksdb::ColumnFamilyDescriptor> fams;
-    for (auto& n : names) fams.emplace_back(n, rocksdb::ColumnFamilyOptions());
-    std::vector<rocksdb::ColumnFamilyHandle*> h;
-    rocksdb::DB* raw = nullptr;
-    ASSERT_TRUE(rocksdb::DB::Open(o, dir_.path(), fams, &h, &raw).ok());
-    auto family = [&](const std::string& name) {
-      return h[std::find(names.begin(), names.end(), name) - names.begin()];
-    };
-    std::unique_ptr<rocksdb::Iterator> it(raw->NewIterator(rocksdb::ReadOptions(), family("by_material")));
+    RawDb raw(dir_.path());
+    ASSERT_TRUE(raw.ok());
+    std::unique_ptr<rocksdb::Iterator> it(raw->NewIterator(rocksdb::ReadOptions(), raw.family("by_material")));
     it->SeekToFirst();
     ASSERT_TRUE(it->Valid());
-    ASSERT_TRUE(raw->Delete(rocksdb::WriteOptions(), family("by_material"), it->key()).ok());
+    ASSERT_TRUE(raw->Delete(rocksdb::WriteOptions(), raw.family("by_material"), it->key()).ok());
     it.reset();
-    std::string id8(8, '\0');
-    for (int i = 0; i < 8; ++i) id8[i] = static_cast<char>(ids_[3] >> (56 - 8 * i));
-    ASSERT_TRUE(raw->Delete(rocksdb::WriteOptions(), family("summaries"), id8).ok());
-    ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), family("by_claim"), std::string(1, '\3') + id8, "").ok());
-    for (auto* x : h) raw->DestroyColumnFamilyHandle(x);
-    delete raw;
+    const std::string id8 = KeyOf(ids_[3]);
+    ASSERT_TRUE(raw->Delete(rocksdb::WriteOptions(), raw.family("summaries"), id8).ok());
+    ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), raw.family("by_claim"), std::string(1, '\3') + id8, "").ok());
   }
   store_ = OpenOrDie(dir_.path());
   std::vector<std::string> problems;
@@ -425,27 +449,17 @@ TEST_F(ListingTest, ReadsSummariesOfEncoding2) {
   v.checked = Claim::kWin;
   ASSERT_TRUE(store_->SaveVerdict(ids_[1], v).ok());
   store_.reset();
-  std::string id8(8, '\0');
-  for (int i = 0; i < 8; ++i) id8[i] = static_cast<char>(ids_[1] >> (56 - 8 * i));
   {
-    rocksdb::Options o;
-    std::vector<std::string> names;
-    ASSERT_TRUE(rocksdb::DB::ListColumnFamilies(o, dir_.path(), &names).ok());
-    std::vector<rocksdb::ColumnFamilyDescriptor> fams;
-    for (auto& n : names) fams.emplace_back(n, rocksdb::ColumnFamilyOptions());
-    std::vector<rocksdb::ColumnFamilyHandle*> h;
-    rocksdb::DB* raw = nullptr;
-    ASSERT_TRUE(rocksdb::DB::Open(o, dir_.path(), fams, &h, &raw).ok());
-    rocksdb::ColumnFamilyHandle* summaries = h[std::find(names.begin(), names.end(), "summaries") - names.begin()];
+    RawDb raw(dir_.path());
+    ASSERT_TRUE(raw.ok());
+    const std::string id8 = KeyOf(ids_[1]);
     std::string bytes;
-    ASSERT_TRUE(raw->Get(rocksdb::ReadOptions(), summaries, id8, &bytes).ok());
+    ASSERT_TRUE(raw->Get(rocksdb::ReadOptions(), raw.family("summaries"), id8, &bytes).ok());
     ASSERT_EQ(bytes[0], '\3');
     ASSERT_EQ(bytes.back(), static_cast<char>(Claim::kWin));
     bytes[0] = '\2';
     bytes.pop_back();
-    ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), summaries, id8, bytes).ok());
-    for (auto* x : h) raw->DestroyColumnFamilyHandle(x);
-    delete raw;
+    ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), raw.family("summaries"), id8, bytes).ok());
   }
   store_ = OpenOrDie(dir_.path());
   std::vector<PuzzleSummary> out;
@@ -464,17 +478,9 @@ TEST(Store, RefusesAStoreFromANewerLayout) {
   ScratchDir dir;
   OpenOrDie(dir.path()).reset();
   {
-    rocksdb::Options o;
-    std::vector<std::string> names;
-    ASSERT_TRUE(rocksdb::DB::ListColumnFamilies(o, dir.path(), &names).ok());
-    std::vector<rocksdb::ColumnFamilyDescriptor> fams;
-    for (auto& n : names) fams.emplace_back(n, rocksdb::ColumnFamilyOptions());
-    std::vector<rocksdb::ColumnFamilyHandle*> h;
-    rocksdb::DB* raw = nullptr;
-    ASSERT_TRUE(rocksdb::DB::Open(o, dir.path(), fams, &h, &raw).ok());
+    RawDb raw(dir.path());
+    ASSERT_TRUE(raw.ok());
     ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), "layout", "999").ok());
-    for (auto* x : h) raw->DestroyColumnFamilyHandle(x);
-    delete raw;
   }
   std::unique_ptr<PuzzleStore> store;
   Status st = PuzzleStore::Open(dir.path(), PuzzleStore::Options(), &store);
