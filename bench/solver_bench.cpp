@@ -229,12 +229,13 @@ int main(int argc, char** argv) {
     s.cooked += !v.cooks.empty();
     s.book_not_best += BookNotBest(it.report);
     s.exact += it.report.solve.mate_exact && v.mate_plies >= 0;
-    if (it.report.claimed == Claim::kWin && it.report.book_end == BookEnd::kMate) {
-      ++s.win_mate;
-      s.win_mate_confirmed += v.kind == VerdictKind::kConfirmed;
-    } else if (it.report.claimed == Claim::kWin && it.report.book_end == BookEnd::kBeforeMate) {
-      ++s.win_judged;
-      s.win_judged_confirmed += v.kind == VerdictKind::kConfirmed;
+    if (it.report.claimed == Claim::kWin) {
+      const bool mate = it.report.book_end == BookEnd::kMate, judged = it.report.book_end == BookEnd::kBeforeMate;
+      const bool confirmed = v.kind == VerdictKind::kConfirmed;
+      s.win_mate += mate;
+      s.win_mate_confirmed += mate && confirmed;
+      s.win_judged += judged;
+      s.win_judged_confirmed += judged && confirmed;
     }
     if (v.kind == VerdictKind::kConfirmed || v.kind == VerdictKind::kRefuted) {
       s.by_checks += it.report.solve.proof == ProofKind::kChecks;

@@ -338,7 +338,7 @@ void PrintVerifyDetails(const Job& job) {
 
 struct Tally {
   int confirmed = 0, refuted = 0, unproven = 0, cooked = 0, book_not_best = 0, errors = 0;
-  int unproven_judged = 0;  // unproven win claims whose book line stops before mate
+  int unproven_judged = 0;  // unproven win claims open on the position where the book's line stops
   double seconds = 0;
   uint64_t nodes = 0;
   std::vector<double> times;
@@ -347,8 +347,7 @@ struct Tally {
     if (v.kind == VerdictKind::kConfirmed) ++confirmed;
     else if (v.kind == VerdictKind::kRefuted) ++refuted;
     else ++unproven;
-    unproven_judged += v.kind == VerdictKind::kUnproven && j.report.claimed == Claim::kWin &&
-                       j.report.book_end == BookEnd::kBeforeMate;
+    unproven_judged += j.report.open_on_judged_end;
     if (!v.cooks.empty()) ++cooked;
     for (const BookDeparture& d : j.report.book)
       if (d.kind == BookDeparture::Kind::kLengthens || d.kind == BookDeparture::Kind::kThrowsWin ||

@@ -681,7 +681,9 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   const bool undecided_walk = std::all_of(out->book.begin(), out->book.end(), [](const BookDeparture& d) {
     return d.kind == BookDeparture::Kind::kUndecided;
   });
-  if (v.kind == VerdictKind::kUnproven && open_win && out->book_end == BookEnd::kBeforeMate && undecided_walk)
+  out->open_on_judged_end =
+      v.kind == VerdictKind::kUnproven && open_win && out->book_end == BookEnd::kBeforeMate && undecided_walk;
+  if (out->open_on_judged_end)
     out->book.insert(out->book.begin(), JudgedEnd(book, root.side_to_move()));  // (the walk's note stays last)
   for (const BookDeparture& d : out->book) v.book_notes.push_back(d.text);
   if (decided && !out->book_audited) v.book_notes.push_back("book line not fully checked within the budget");

@@ -87,6 +87,10 @@ struct VerifyReport {
   bool book_audited = false;   // the main line was compared (completely when true)
   int book_plies = 0;          // length of the book's main line
   BookEnd book_end = BookEnd::kNone;  // when the line was played (an audit, or a record without a claim)
+  // An unproven claimed win whose line stops before mate and whose walk ran
+  // out of budget without finding a flaw: the book's win is a judgement of
+  // its line's end (the first book note says so).
+  bool open_on_judged_end = false;
   // The claim checked (side to move's view): the record's own, or, for a
   // record without one, what the end of its book line shows — a mate, a
   // position the endgame tables value, or one a short solve decides — or
