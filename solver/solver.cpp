@@ -91,7 +91,17 @@ struct Solver::Impl {
   // The root was answered by the endgame tables: distances come from them.
   bool decided_by_tables = false;
 
-  explicit Impl(const SolveOptions& o) : opt(o), tt(o.tt_bytes) { Reset(o.max_seconds, o.max_nodes); }
+  explicit Impl(const SolveOptions& o) : opt(o), tt(TableBytes(o)) { Reset(o.max_seconds, o.max_nodes); }
+
+  // A node budget bounds what the table can hold: each node makes at most
+  // one entry (the threat tests and every later budget of this solver are
+  // shares of it). Twice that many slots keep the buckets' collisions low;
+  // a larger table would only cost the kernel zeroed pages, which dominated
+  // tiny solves (docs/performance.md, round of stop 26).
+  static size_t TableBytes(const SolveOptions& o) {
+    if (o.max_nodes == 0 || o.max_nodes > (o.tt_bytes / sizeof(solver::TTEntry)) / 2) return o.tt_bytes;
+    return static_cast<size_t>(o.max_nodes) * 2 * sizeof(solver::TTEntry);
+  }
 
   void Reset(double seconds, uint64_t nodes) {
     budget = std::make_unique<Budget>(nodes, seconds, opt.stop, opt.cpu_clock);
@@ -539,6 +549,7 @@ void Solver::SetSolveBudget(double seconds, uint64_t nodes) {
   impl_->opt.max_nodes = nodes;
 }
 bool Solver::BudgetExhausted() const { return impl_->budget->exhausted(); }
+size_t Solver::table_entries() const { return impl_->tt.entries(); }
 uint64_t Solver::nodes() const { return impl_->budget->nodes(); }
 double Solver::seconds() const { return impl_->budget->elapsed(); }
 

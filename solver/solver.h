@@ -142,6 +142,9 @@ class Solver {
   // The budget the next Solve starts with (the options' until then).
   void SetSolveBudget(double seconds, uint64_t nodes);
   bool BudgetExhausted() const;
+  // Slots of this solver's transposition table: the options' tt_bytes, or
+  // fewer where the node budget could not fill them.
+  size_t table_entries() const;
   uint64_t nodes() const;
   double seconds() const;
 

@@ -389,6 +389,29 @@ TEST(Solver, CpuClockBudgetStopsTheSearch) {
   EXPECT_NE(r.note.find("undecided"), std::string::npos) << r.note;
 }
 
+TEST(Solver, TheTableIsNoLargerThanTheNodeBudgetCanFill) {
+  // A small node budget gets a small table (the kernel's zeroed pages of a
+  // full one cost more than the search), and still proves what it can reach;
+  // without a node budget, or a budget beyond it, the table is tt_bytes.
+  Position p = Pos("xiangqi", "4k4/R8/9/9/9/9/9/9/1R7/3K5 w");
+  SolveOptions o;
+  o.tt_bytes = size_t{64} << 20;
+  const size_t full = o.tt_bytes / sizeof(solver::TTEntry);
+  o.max_seconds = 0;
+  EXPECT_EQ(Solver(o).table_entries(), full);
+  o.max_nodes = 10000;
+  Solver small(o);
+  EXPECT_LE(small.table_entries(), size_t{20000});
+  EXPECT_GE(small.table_entries(), size_t{10000});
+  const SolveResult r = small.Solve(p);
+  EXPECT_EQ(r.result, Claim::kWin);
+  EXPECT_EQ(r.mate_plies, 1);
+  o.max_nodes = 200000;
+  EXPECT_GE(Solver(o).table_entries(), size_t{200000});
+  o.max_nodes = 100000000;
+  EXPECT_EQ(Solver(o).table_entries(), full);
+}
+
 TEST(Solver, CpuClockBudgetDoesNotCountWaiting) {
   // What --cpu-time is for: a thread that waits (for a core, the disk, a
   // sleep) spends none of its budget; the wall clock counts the wait.
