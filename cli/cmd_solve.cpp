@@ -90,6 +90,7 @@ struct SearchOptions {
   bool cpu_time = false;
   std::string tb_dir;
   int tb_missing = 0;
+  uint64_t check_nodes = SolveOptions{}.proof_check_nodes;
 
   void Add(CLI::App* cmd, double default_seconds) {
     seconds = default_seconds;
@@ -105,6 +106,9 @@ struct SearchOptions {
     cmd->add_flag("--threats", threats,
                   "Also search mates made of checks and quiet moves that threaten a mate by checks (long compositions)");
     cmd->add_option("--hash", hash_mb, "Transposition table size in MiB (default 64)")->check(CLI::Range(1, 65536));
+    cmd->add_option("--proof-check-nodes", check_nodes,
+                    "Nodes for re-checking each proved mate by an independent bounded search (default " +
+                        std::to_string(check_nodes) + "; 0: no re-check)");
     cmd->add_option("--tb", tb_dir, "Directory of endgame tables to probe at the leaves");
     cmd->add_option("--tb-missing", tb_missing,
                     "With --tb: count the positions of at most N pieces whose material has no table and list the "
@@ -128,6 +132,7 @@ struct SearchOptions {
     o.tt_bytes = static_cast<size_t>(hash_mb) << 20;
     o.stop = &g_stop;
     o.tablebase = tb;
+    o.proof_check_nodes = check_nodes;
     return o;
   }
 };
@@ -185,9 +190,17 @@ std::string ResultSentence(const SolveResult& r) {
     if (r.mate_exact && r.proof == ProofKind::kChecks) s += "; the shortest such mate";
     if (r.no_mate_within >= 0 && r.no_mate_within + 2 >= r.mate_plies && r.mate_exact) s += "; no shorter mate of any kind";
     else if (r.no_mate_within > 0) s += "; no mate of any kind within " + std::to_string(r.no_mate_within) + " plies";
+    if (r.proof_check_run && r.proof_check == solver::CheckStatus::kHolds) s += "; re-checked";
     s += ")";
   }
   return s;
+}
+
+// The independent re-check of the solve's mate: "holds", "incomplete"
+// (its node limit ran out), null when none was made (no mate, a table's or
+// a terminal result). A check that failed withheld the result (see note).
+json ProofCheckJson(const SolveResult& r) {
+  return r.proof_check_run ? json(solver::CheckStatusName(r.proof_check)) : json(nullptr);
 }
 
 json SolveJson(const Position& pos, const SolveResult& r) {
@@ -205,6 +218,7 @@ json SolveJson(const Position& pos, const SolveResult& r) {
   j["no_win"] = r.no_win;
   j["no_mate_within"] = r.no_mate_within >= 0 ? json(r.no_mate_within) : json(nullptr);
   j["cooks_scope"] = CooksScopeName(r.cooks_scope);
+  j["proof_check"] = ProofCheckJson(r);
   j["fen"] = pos.Fen();
   if (!r.note.empty()) j["note"] = r.note;
   return j;
@@ -293,6 +307,7 @@ json VerifyJson(const Job& job) {
   j["mate_plies"] = Plies(v.mate_plies);
   j["mate_exact"] = v.mate_exact == 1;
   j["proof"] = ProofKindName(job.report.solve.proof);
+  j["proof_check"] = ProofCheckJson(job.report.solve);
   j["pv"] = v.pv;
   j["cooks"] = v.cooks;
   j["cooks_scope"] = CooksScopeName(v.cooks_scope);  // "none": cooks not searched

@@ -7,6 +7,7 @@
 
 #include "solver/dfpn.h"
 #include "solver/tt.h"
+#include "variants/notation.h"
 
 namespace canju {
 
@@ -219,6 +220,47 @@ struct Solver::Impl {
       else break;
     }
     return upper;
+  }
+
+  // The independent re-check of the mate just proved (solver/proof_check.h),
+  // with the table's proof moves as hints. A check that finds an escape
+  // withholds the result: it would be a fault of the search.
+  void CheckProof(const Position& pos, Color winner, SolveResult* r, std::ostringstream* note) {
+    if (r->mate_plies < 0 || r->proof == ProofKind::kTablebase || r->proof == ProofKind::kTerminal) return;
+    const solver::MateHint hint = [&](const Position& p) {
+      Move best;
+      uint16_t best_len = kNoProof;
+      for (const Mode mode : {Mode::kChecks, Mode::kThreats, Mode::kAll}) {
+        uint16_t pl;
+        int16_t dd;
+        Move m;
+        prover->Facts(p, {winner, mode, kUnbounded}, &pl, &dd, &m);
+        if (pl != kNoProof && pl < best_len && !m.is_none()) best_len = pl, best = m;
+      }
+      return best;
+    };
+    const solver::ProofCheckResult c =
+        solver::CheckMate(pos, winner, r->mate_plies, hint, opt.tablebase, opt.proof_check_nodes);
+    r->proof_check = c.status;
+    r->proof_check_run = true;
+    r->proof_check_nodes = c.nodes;
+    if (c.status == solver::CheckStatus::kIncomplete) {
+      *note << "the re-check of the mate stopped after " << Millions(c.nodes) << " nodes; ";
+    } else if (c.status == solver::CheckStatus::kFails) {
+      Position p = pos;
+      std::string line;
+      std::vector<StateInfo> states(c.escape.size());
+      for (size_t i = 0; i < c.escape.size(); ++i) {
+        line += (i ? " " : "") + MoveToHuman(p, c.escape[i]) + " (" + MoveToCoord(p.variant(), c.escape[i]) + ")";
+        p.DoMove(c.escape[i], &states[i]);
+      }
+      *note << "the mate in " << r->mate_plies << " plies did not re-check (a defence escapes: " << line
+            << "): result withheld; ";
+      r->result = Claim::kUnknown;
+      r->mate_plies = -1;
+      r->mate_exact = false;
+      r->pv.clear();
+    }
   }
 
   // Distance for the decided question's winner; see Solver::Distance.
@@ -494,6 +536,11 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
         if (wa.status != ProofStatus::kDisproven) break;
         r.no_mate_within = depth;
       }
+    }
+    if (opt.proof_check_nodes > 0) CheckProof(pos, won ? us : them, &r, &note);
+    if (r.result == Claim::kUnknown) {
+      r.note = note.str();
+      return r;
     }
     if (won && opt.cooks) FindCooks(pos, cooks, &r);
     if (won && opt.cooks && !r.UndecidedFirstMoves().empty())

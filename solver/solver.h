@@ -12,6 +12,7 @@
 
 #include "puzzles/record.h"
 #include "solver/oracle.h"
+#include "solver/proof_check.h"
 #include "variants/position.h"
 
 namespace canju {
@@ -45,6 +46,9 @@ struct SolveOptions {
   // Ordering only; it mostly speeds up the bounded searches of the
   // shortest mate.
   bool killers = true;
+  // Each proved mate is walked again by an independent bounded search
+  // (solver/proof_check.h) with up to this many nodes; 0: not at all.
+  uint64_t proof_check_nodes = 2'000'000;
   const std::atomic<bool>* stop = nullptr;  // set from another thread to stop
   const TablebaseOracle* tablebase = nullptr;  // not owned; may be null
 };
@@ -93,6 +97,13 @@ struct SolveResult {
   // Which first moves were tried for cooks: 0 none, 1 checks, 2 checks and
   // threats, 3 all (within the depth bound that proved the root).
   int cooks_scope = 0;
+  // The independent re-check of the mate (SolveOptions::proof_check_nodes):
+  // kHolds, kIncomplete, or not run (proof_check_nodes == 0: a table's or a
+  // terminal result, no mate, or the check off). A check that fails
+  // withholds the result (kUnknown, with a note).
+  solver::CheckStatus proof_check = solver::CheckStatus::kIncomplete;
+  bool proof_check_run = false;
+  uint64_t proof_check_nodes = 0;
   std::string note;                  // what was proved and what the budget left open
   uint64_t nodes = 0;
   double seconds = 0;

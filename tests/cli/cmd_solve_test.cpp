@@ -86,6 +86,12 @@ TEST_F(SolveCommands, SolveJsonIsOneObjectFromTheSideToMovesView) {
   EXPECT_EQ(l["result"], "loss");
   EXPECT_EQ(l["mate_plies"], 4);
   EXPECT_TRUE(l["winning_first_moves"].empty());
+  // Both mates were walked again by the independent check; switched off, none is.
+  EXPECT_EQ(j["proof_check"], "holds");
+  EXPECT_EQ(l["proof_check"], "holds");
+  Result unchecked = RunCanju({"solve", "--json", "--nodes", "3000000", "--proof-check-nodes", "0", kMateIn5});
+  ASSERT_EQ(unchecked.code, 0) << unchecked.err;
+  EXPECT_TRUE(OneObject(unchecked)["proof_check"].is_null());
 
   // The CPU-time budget is accepted and gives the same answer (which clock
   // counted is not visible from outside).

@@ -52,6 +52,9 @@ TEST(Collections, ShiQingYaQuSubset) {
     EXPECT_EQ(rep.verdict.mate_plies, c.mate_plies) << c.file;
     EXPECT_TRUE(rep.solve.mate_exact) << c.file;
     EXPECT_EQ(static_cast<int>(rep.verdict.pv.size()), c.mate_plies) << c.file;
+    // The mate walked again by the independent check, with every defence.
+    EXPECT_TRUE(rep.solve.proof_check_run) << c.file;
+    EXPECT_EQ(rep.solve.proof_check, solver::CheckStatus::kHolds) << c.file;
   }
   // 第234局: the book's first move is a second winning move, two plies slower.
   const Record r234 = ReadOne(kXqf + "第234局 居中反祸.XQF");
@@ -74,6 +77,7 @@ TEST(Collections, UnsoundCompositionIsRefuted) {
   EXPECT_EQ(rep.verdict.kind, VerdictKind::kRefuted) << rep.verdict.reason;
   EXPECT_EQ(rep.verdict.proven, Claim::kLoss);
   EXPECT_EQ(rep.verdict.mate_plies % 2, 0);
+  EXPECT_EQ(rep.solve.proof_check, solver::CheckStatus::kHolds);  // Black's mate, re-checked
   bool black_slips = false;
   for (const BookDeparture& d : rep.book) black_slips |= d.kind == BookDeparture::Kind::kThrowsWin;
   EXPECT_TRUE(black_slips);
