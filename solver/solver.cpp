@@ -222,11 +222,9 @@ struct Solver::Impl {
     return upper;
   }
 
-  // The independent re-check of the mate just proved (solver/proof_check.h),
-  // with the table's proof moves as hints. A check that finds an escape
-  // withholds the result: it would be a fault of the search.
-  void CheckProof(const Position& pos, Color winner, SolveResult* r, std::ostringstream* note) {
-    if (r->mate_plies < 0 || r->proof == ProofKind::kTablebase || r->proof == ProofKind::kTerminal) return;
+  // Walks a mate of `plies` for `winner` again (solver/proof_check.h), with
+  // this solver's proof moves as hints.
+  solver::ProofCheckResult Recheck(const Position& pos, Color winner, int plies) {
     const solver::MateHint hint = [&](const Position& p) {
       Move best;
       uint16_t best_len = kNoProof;
@@ -239,8 +237,15 @@ struct Solver::Impl {
       }
       return best;
     };
-    const solver::ProofCheckResult c =
-        solver::CheckMate(pos, winner, r->mate_plies, hint, opt.tablebase, opt.proof_check_nodes);
+    return solver::CheckMate(pos, winner, plies, hint, opt.tablebase, opt.proof_check_nodes);
+  }
+
+  // The independent re-check of the mate just proved (solver/proof_check.h),
+  // with the table's proof moves as hints. A check that finds an escape
+  // withholds the result: it would be a fault of the search.
+  void CheckProof(const Position& pos, Color winner, SolveResult* r, std::ostringstream* note) {
+    if (r->mate_plies < 0 || r->proof == ProofKind::kTablebase || r->proof == ProofKind::kTerminal) return;
+    const solver::ProofCheckResult c = Recheck(pos, winner, r->mate_plies);
     r->proof_check = c.status;
     r->proof_check_run = true;
     r->proof_check_nodes = c.nodes;
@@ -597,6 +602,9 @@ void Solver::SetSolveBudget(double seconds, uint64_t nodes) {
 }
 bool Solver::BudgetExhausted() const { return impl_->budget->exhausted(); }
 size_t Solver::table_entries() const { return impl_->tt.entries(); }
+solver::ProofCheckResult Solver::RecheckMate(const Position& pos, Color winner, int plies) {
+  return impl_->Recheck(pos, winner, plies);
+}
 uint64_t Solver::nodes() const { return impl_->budget->nodes(); }
 double Solver::seconds() const { return impl_->budget->elapsed(); }
 

@@ -153,6 +153,10 @@ class Solver {
   // The budget the next Solve starts with (the options' until then).
   void SetSolveBudget(double seconds, uint64_t nodes);
   bool BudgetExhausted() const;
+  // The independent re-check (solver/proof_check.h) of a mate within
+  // `plies` for `winner` from `pos`, with this solver's proof moves as
+  // hints and the options' node limit (SolveOptions::proof_check_nodes).
+  solver::ProofCheckResult RecheckMate(const Position& pos, Color winner, int plies);
   // Slots of this solver's transposition table: the options' tt_bytes, or
   // fewer where the node budget could not fill them.
   size_t table_entries() const;

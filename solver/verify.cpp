@@ -532,6 +532,20 @@ void ProveOpenWinAlongTheBook(const BookLine& book, const VerifyOptions& options
     mate = WalkBookLine(book, solver, &out->book, &variations);
     walked = mate > 0;
   }
+  if (mate > 0 && options.solve.proof_check_nodes > 0) {
+    // The proof along the book's line, walked again like a solve's mate.
+    const solver::ProofCheckResult c = solver.RecheckMate(book.at[0], book.at[0].side_to_move(), mate);
+    out->solve.proof_check = c.status;
+    out->solve.proof_check_run = true;
+    out->solve.proof_check_nodes = c.nodes;
+    if (c.status == solver::CheckStatus::kFails) {
+      out->book.push_back({BookDeparture::Kind::kUndecided, 0, "", "", -1, -1,
+                           "the proof along the book's line (a mate within " + Plies(mate) +
+                               ") did not re-check: a defence escapes; the claim stays unproven"});
+      mate = -1;
+      walked = false;
+    }
+  }
   if (mate > 0) {
     v.kind = VerdictKind::kConfirmed;
     v.proven = Claim::kWin;

@@ -344,6 +344,7 @@ TEST(Verify, AnUndecidedWinNamesTheDefenceWhereTheBooksMateFails) {
   o.book_walk = true;
   ASSERT_TRUE(VerifyRecord(Rec(kMateIn5WithAWeakDefence, Claim::kWin, book), o, &rep).ok());
   EXPECT_EQ(rep.verdict.kind, VerdictKind::kConfirmed) << rep.verdict.reason;
+  EXPECT_EQ(rep.solve.proof_check, solver::CheckStatus::kHolds);
   ASSERT_FALSE(rep.book.empty());
   EXPECT_NE(rep.book[0].text.find("does not hold"), std::string::npos) << rep.book[0].text;
 }
@@ -364,6 +365,9 @@ TEST(Verify, AnUndecidedWinIsProvedAlongABookLineThatStopsBeforeMate) {
   EXPECT_GE(rep.verdict.mate_plies, 5);
   EXPECT_EQ(rep.verdict.mate_plies % 2, 1);
   EXPECT_EQ(rep.verdict.pv, book);
+  // The walk's proof, walked again by the independent check.
+  EXPECT_TRUE(rep.solve.proof_check_run);
+  EXPECT_EQ(rep.solve.proof_check, solver::CheckStatus::kHolds);
   // The proof's length, not the shortest; no other first move searched.
   EXPECT_EQ(rep.verdict.mate_exact, 0);
   EXPECT_EQ(rep.verdict.cooks_scope, 0);
