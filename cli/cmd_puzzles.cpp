@@ -596,7 +596,9 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
                       {"book_notes", r.verdict.book_notes},       {"nodes", r.verdict.nodes},
                       {"seconds", r.verdict.seconds},             {"verified_at", r.verdict.verified_at},
                       {"solver", r.verdict.solver},
-                      {"checked", CheckedClaim(r.verdict.checked)},       {"checked_from", r.verdict.checked_from}};
+                      {"checked", CheckedClaim(r.verdict.checked)},       {"checked_from", r.verdict.checked_from},
+                      {"proof_check", ProofCheckName(r.verdict.proof_check) ? json(ProofCheckName(r.verdict.proof_check))
+                                                                            : json(nullptr)}};
       json apps = json::array();
       for (const Appearance& a : others)
         apps.push_back({{"id", FormatPuzzleId(a.puzzle.id)},
@@ -642,6 +644,8 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
       if (vd.mate_plies >= 0)
         out += std::string(", mate in ") + (vd.mate_exact == 0 ? "at most " : "") + std::to_string(vd.mate_plies) +
                " plies" + (vd.mate_exact == 1 ? " (shortest)" : "");
+      if (vd.proof_check == 1) out += ", re-checked";
+      else if (vd.proof_check == 0) out += ", re-check incomplete";
       if (!vd.solver.empty()) out += " (" + vd.solver + ")";
       out += "\n";
       // A record without a claim was checked against one read elsewhere: say which.

@@ -58,6 +58,16 @@ inline const char* CooksScopeName(int scope) {
   }
 }
 
+// Verdict::proof_check in words; nullptr when none was made or recorded
+// (a JSON null).
+inline const char* ProofCheckName(int code) {
+  switch (code) {
+    case 1: return "holds";
+    case 0: return "incomplete";
+    default: return nullptr;
+  }
+}
+
 // What the solver found about a record's claim.
 struct Verdict {
   VerdictKind kind = VerdictKind::kNone;
@@ -84,6 +94,10 @@ struct Verdict {
   // verdicts stored before the field (version 2) and claims left unknown.
   Claim checked = Claim::kUnknown;
   std::string checked_from;         // where `checked` came from when not the record's; empty otherwise
+  // The independent re-check of the confirmed mate (solver/proof_check.h):
+  // 1 holds, 0 incomplete (its node limit ran out), -1 none made (no mate,
+  // a table's result) or not recorded (verdicts stored before version 3).
+  int8_t proof_check = -1;
 };
 
 struct Record {

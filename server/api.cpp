@@ -228,7 +228,8 @@ json VerdictJson(const Verdict& vd, const Position* start) {
             {"seconds", vd.seconds},
             {"verified_at", vd.verified_at},
             {"checked", CheckedClaim(vd.checked)},
-            {"checked_from", vd.checked_from}};
+            {"checked_from", vd.checked_from},
+            {"proof_check", ProofCheckName(vd.proof_check) ? json(ProofCheckName(vd.proof_check)) : json(nullptr)}};
   json notes = json::array();
   for (const std::string& n : vd.book_notes) notes.push_back(n);
   j["book_notes"] = notes;

@@ -519,6 +519,12 @@ void VerdictOfSolve(const Position& root, const SolveResult& sr, Claim claim, bo
   }
 }
 
+// Verdict::proof_check from the solve's (or the book line's) re-check.
+int8_t ProofCheckCode(const SolveResult& sr) {
+  if (!sr.proof_check_run || sr.proof_check == solver::CheckStatus::kFails) return -1;
+  return sr.proof_check == solver::CheckStatus::kHolds ? 1 : 0;
+}
+
 // A claimed win the solve left open, with what is left of the budget: the
 // book's mate checked from its end, then the walk along the line (going on
 // where a first walk stopped: its proofs are in the table). A proof
@@ -538,6 +544,7 @@ void ProveOpenWinAlongTheBook(const BookLine& book, const VerifyOptions& options
     out->solve.proof_check = c.status;
     out->solve.proof_check_run = true;
     out->solve.proof_check_nodes = c.nodes;
+    v.proof_check = ProofCheckCode(out->solve);
     if (c.status == solver::CheckStatus::kFails) {
       out->book.push_back({BookDeparture::Kind::kUndecided, 0, "", "", -1, -1,
                            "the proof along the book's line (a mate within " + Plies(mate) +
@@ -675,6 +682,7 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   budget.used_s += sr.seconds;
   budget.used_n += sr.nodes;
   VerdictOfSolve(root, sr, claimed, walked_first, walk_variations, &v);
+  v.proof_check = ProofCheckCode(sr);
   if (rec.claimed == Claim::kUnknown && claimed != Claim::kUnknown && claimed != options.default_claim)
     v.reason = "claimed " + std::string(ClaimName(claimed)) + ": " + out->claim_from +
                (v.reason.empty() ? "" : "; " + v.reason);

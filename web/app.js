@@ -310,6 +310,8 @@ function renderVerdict() {
   if (v.mate_plies > 0) {
     const bound = v.mate_exact === false ? 'at most ' : '';
     head.append(`, mate in ${bound}${Math.ceil(v.mate_plies / 2)} (${plies(v.mate_plies)})`);
+    if (v.proof_check === 'holds') head.append(el('span', { id: 'proof-check', title: 'every defence walked again by an independent search', text: ' · re-checked 复核' }));
+    else if (v.proof_check === 'incomplete') head.append(el('span', { id: 'proof-check', class: 'muted', text: ' · re-check incomplete' }));
   }
   box.append(head);
   if (v.kind === 'none') {

@@ -339,6 +339,9 @@ TEST_F(SolveCommands, VerifyStoresVerdictsAndRetriesTheUnprovenOnes) {
     ASSERT_TRUE(s.is_object()) << show.out;
     EXPECT_EQ(s["verdict"]["mate_exact"], true) << show.out;
     EXPECT_EQ(s["verdict"]["cooks_scope"], "all") << show.out;  // full-width wins: every first move tried
+    EXPECT_EQ(s["verdict"]["proof_check"], "holds") << show.out;   // the stored verdict keeps the re-check
+    Result text = RunCanju({"puzzles", "show", "--store", dir, j["id"].get<std::string>()});
+    EXPECT_NE(text.out.find("re-checked"), std::string::npos) << text.out;
     ++shown;
   }
   EXPECT_EQ(shown, 2);

@@ -69,6 +69,7 @@ void ExpectSameRecord(const Record& a, const Record& b) {
   EXPECT_EQ(a.verdict.cooks_scope, b.verdict.cooks_scope);
   EXPECT_EQ(a.verdict.checked, b.verdict.checked);
   EXPECT_EQ(a.verdict.checked_from, b.verdict.checked_from);
+  EXPECT_EQ(a.verdict.proof_check, b.verdict.proof_check);
 }
 
 // SampleRecord() with the fields Verdict version 1 added.
@@ -84,6 +85,13 @@ Record SampleRecordV2() {
   Record r = SampleRecordV1();
   r.verdict.checked = Claim::kDraw;
   r.verdict.checked_from = "the book's line ends in a draw";
+  return r;
+}
+
+// SampleRecordV2() with the field Verdict version 3 added.
+Record SampleRecordV3() {
+  Record r = SampleRecordV2();
+  r.verdict.proof_check = 1;
   return r;
 }
 
@@ -140,6 +148,22 @@ const char kRecordVersion2[] =
     "000000000000000000000000000000003930000000000000000000000000d03f00f15365000000000c00000000000000"
     "63616e6a752d6466706e20300103020000001e0000000000000074686520626f6f6b2773206c696e6520656e64732069"
     "6e20612064726177";
+
+// SampleRecordV3() as written with Verdict at class version 3 (proof_check
+// added). Never regenerate these bytes either.
+const char kRecordVersion3[] =
+    "160000000000000073657269616c697a6174696f6e3a3a61726368697665120004080408010000000000000000070000"
+    "00000000007869616e6771692300000000000000346b342f392f392f392f392f392f392f392f3452342f334b35207720"
+    "2d202d203020310900000000000000e6b58be8af95e99b86070000000c00000000000000e58d95e8bda6e69d80e5b086"
+    "050000000000000043616e6a750a0000000000000076302e65676c696223370000000000010000000000000000000000"
+    "000000000005000000000000006576656e740700000000000000e78988e69cac30010000000900000000000000e7baa2"
+    "e58588e8839c000000000002000000000000000000000000000000000400000000000000653165390600000000000000"
+    "e5b086e5869b010000000000000000000000040000000000000066396638000000000000000000000000000000000000"
+    "000004000000000000006430643100000000000000000000000000000000000000000003000000010000000100000001"
+    "000000000000000001000000000000000000000004000000000000006531653900000000000000000000000000000000"
+    "000000000000000000000000000000003930000000000000000000000000d03f00f15365000000000c00000000000000"
+    "63616e6a752d6466706e20300103020000001e0000000000000074686520626f6f6b2773206c696e6520656e64732069"
+    "6e2061206472617701";
 
 TEST(Serialize, RoundTripKeepsEveryField) {
   Record in = SampleRecord(), out;
@@ -209,13 +233,30 @@ TEST(Serialize, ReadsVersion2Bytes) {
   ExpectSameRecord(SampleRecordV2(), out);
 }
 
+TEST(Serialize, ReadsVersion2VerdictWithoutTheProofCheck) {
+  // Verdicts stored before version 3 do not say whether the mate was
+  // re-checked: "not recorded", never "holds".
+  Record out;
+  ASSERT_TRUE(DeserializeRecord(FromHex(kRecordVersion2), &out).ok());
+  EXPECT_EQ(out.verdict.proof_check, -1);
+  EXPECT_EQ(ProofCheckName(out.verdict.proof_check), nullptr);
+}
+
+TEST(Serialize, ReadsVersion3Bytes) {
+  Record out;
+  Status st = DeserializeRecord(FromHex(kRecordVersion3), &out);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  ExpectSameRecord(SampleRecordV3(), out);
+  EXPECT_STREQ(ProofCheckName(out.verdict.proof_check), "holds");
+}
+
 TEST(Serialize, WritingIsStable) {
-  // Today's writer produces the version-2 layout (Verdict at class version
-  // 2); when this fails a class version was bumped: add the new bytes as a
+  // Today's writer produces the version-3 layout (Verdict at class version
+  // 3); when this fails a class version was bumped: add the new bytes as a
   // test, keep the old ones. (Bytes 30-31 of the archive header hold the
   // Boost library version, which may differ on another machine; everything
   // else, class versions included, must not.)
-  std::string now = SerializeRecord(SampleRecordV2()), then = FromHex(kRecordVersion2);
+  std::string now = SerializeRecord(SampleRecordV3()), then = FromHex(kRecordVersion3);
   ASSERT_EQ(now.size(), then.size());
   ASSERT_EQ(now.substr(8, 22), "serialization::archive");
   now.replace(30, 2, then.substr(30, 2));
