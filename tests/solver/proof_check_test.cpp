@@ -11,6 +11,7 @@
 #include "solver/proof_check.h"
 #include "solver/solver.h"
 #include "variants/registry.h"
+#include "random_positions.h"
 
 namespace canju {
 namespace {
@@ -112,28 +113,10 @@ TEST(ProofCheck, ANodeLimitLeavesItIncomplete) {
 TEST(ProofCheck, AgreesWithTheProofNumberSearchOnRandomPositions) {
   // Two implementations with nothing in common but the move generator:
   // "mate within 3 and 5 plies" by df-pn and by the check.
-  const Variant& v = BuiltinVariant("xiangqi");
-  uint64_t seed = 987654321;
-  auto rnd = [&] { seed = seed * 6364136223846793005ull + 1442695040888963407ull; return static_cast<int>(seed >> 33); };
+  testing_util::RandomPositions positions(BuiltinVariant("xiangqi"), "KkRCapb", 987654321);
   int checked = 0, mates = 0, no_mates = 0;
-  for (int iter = 0; iter < 4000 && checked < 60; ++iter) {
-    Position p;
-    p.Clear(v, kFirst);
-    for (char c : std::string("KkRCapb")) {
-      const Color col = std::isupper(static_cast<unsigned char>(c)) ? kFirst : kSecond;
-      const int kind = v.KindForLetter(c);
-      for (int t = 0; t < 40; ++t) {
-        const int sq = MakeSquare(rnd() % 9, rnd() % 10);
-        if (p.empty(sq) && v.legal_squares(col, kind)[sq]) {
-          p.Put(MakePiece(col, kind), sq);
-          break;
-        }
-      }
-    }
-    if (!p.Validate().ok()) continue;
-    MoveList ml;
-    p.GenerateLegal(&ml);
-    if (ml.empty()) continue;
+  Position p;
+  while (checked < 60 && positions.Next(&p)) {
     ++checked;
     for (const int plies : {3, 5}) {
       solver::TranspositionTable tt(size_t{1} << 20);

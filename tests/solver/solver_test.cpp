@@ -11,6 +11,7 @@
 #include "solver/dfpn.h"
 #include "solver/solver.h"
 #include "variants/registry.h"
+#include "random_positions.h"
 
 namespace canju {
 namespace {
@@ -272,28 +273,10 @@ TEST(Solver, DefenderPerpetualCheckLoses) {
 
 TEST(Solver, BoundedSearchAgreesWithBruteForce) {
   // Small random positions: "mate within 3 plies" by df-pn and by minimax.
-  const Variant& v = BuiltinVariant("xiangqi");
-  uint64_t seed = 12345;
-  auto rnd = [&] { seed = seed * 6364136223846793005ull + 1442695040888963407ull; return static_cast<int>(seed >> 33); };
+  testing_util::RandomPositions positions(BuiltinVariant("xiangqi"), "KkRNap", 12345);
   int checked = 0, mates = 0;
-  for (int iter = 0; iter < 3000 && checked < 60; ++iter) {
-    Position p;
-    p.Clear(v, kFirst);
-    for (char c : std::string("KkRNap")) {
-      const Color col = std::isupper(static_cast<unsigned char>(c)) ? kFirst : kSecond;
-      const int kind = v.KindForLetter(c);
-      for (int t = 0; t < 40; ++t) {
-        const int sq = MakeSquare(rnd() % 9, rnd() % 10);
-        if (p.empty(sq) && v.legal_squares(col, kind)[sq]) {
-          p.Put(MakePiece(col, kind), sq);
-          break;
-        }
-      }
-    }
-    if (!p.Validate().ok()) continue;
-    MoveList ml;
-    p.GenerateLegal(&ml);
-    if (ml.empty()) continue;
+  Position p;
+  while (checked < 60 && positions.Next(&p)) {
     ++checked;
     const bool brute = MatesWithin(p, 3);
     const bool brute1 = MatesWithin(p, 1);
