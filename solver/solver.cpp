@@ -543,10 +543,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
       }
     }
     if (opt.proof_check_nodes > 0) CheckProof(pos, won ? us : them, &r, &note);
-    if (r.result == Claim::kUnknown) {
-      r.note = note.str();
-      return r;
-    }
+    if (r.result == Claim::kUnknown) won = lost = have_decided = false;  // withheld by the re-check: no cooks, no distances
     if (won && opt.cooks) FindCooks(pos, cooks, &r);
     if (won && opt.cooks && !r.UndecidedFirstMoves().empty())
       note << r.UndecidedFirstMoves().size() << " first move(s) undecided within the budget; ";

@@ -145,8 +145,15 @@ TEST(ProofCheck, TheSolverReChecksItsMates) {
   EXPECT_TRUE(r.proof_check_run);
   EXPECT_EQ(r.proof_check, CheckStatus::kHolds);
   EXPECT_GT(r.proof_check_nodes, 0u);
+  // The same check on request, with the solver's table as hints: the mate
+  // holds at its length and not two plies shorter.
+  Solver s(o);
+  const Position p = Pos("xiangqi", "3a1kb2/7C1/3a1N3/9/9/9/9/6R2/9/4K4 w");
+  ASSERT_EQ(s.Solve(p).mate_plies, 5);
+  EXPECT_EQ(s.RecheckMate(p, kFirst, 5).status, CheckStatus::kHolds);
+  EXPECT_EQ(s.RecheckMate(p, kFirst, 3).status, CheckStatus::kFails);
   o.proof_check_nodes = 0;
-  EXPECT_FALSE(Solve(Pos("xiangqi", "3a1kb2/7C1/3a1N3/9/9/9/9/6R2/9/4K4 w"), o).proof_check_run);
+  EXPECT_FALSE(Solve(p, o).proof_check_run);
 }
 
 }  // namespace
