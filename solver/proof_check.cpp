@@ -132,7 +132,7 @@ class Checker {
   Outcome AttackerNode(int ply, int plies, const MoveList& moves) {
     std::vector<Move> order;
     order.reserve(moves.size());
-    const Move hinted = hint_ ? hint_(pos_) : Move();
+    const Move hinted = hint_ ? hint_(pos_, plies) : Move();
     if (!hinted.is_none() && moves.contains(hinted)) order.push_back(hinted);
     std::vector<Move> quiet;
     for (Move m : moves) {
@@ -182,7 +182,7 @@ class Checker {
       if (moves.empty()) break;
       Move m;
       if (AttackerToMove()) {
-        const Move hinted = hint_ ? hint_(pos_) : Move();
+        const Move hinted = hint_ ? hint_(pos_, plies - i) : Move();
         m = !hinted.is_none() && moves.contains(hinted) ? hinted : moves[0];
       } else {
         // A defence recorded as escaping, or any one where too few plies

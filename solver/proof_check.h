@@ -36,8 +36,9 @@ struct ProofCheckResult {
   std::vector<Move> escape;
 };
 
-// The attacker's move to try first at `pos` (Move() when none is known).
-using MateHint = std::function<Move(const Position& pos)>;
+// The attacker's move to try first at `pos`, with `plies` left for the
+// mate (Move() when none is known).
+using MateHint = std::function<Move(const Position& pos, int plies)>;
 
 // Does `attacker`, from `root`, mate within `plies` plies whatever the
 // defender does? `hint` may be empty; `tablebase` (may be null) ends a

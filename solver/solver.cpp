@@ -224,8 +224,16 @@ struct Solver::Impl {
 
   // Walks a mate of `plies` for `winner` again (solver/proof_check.h), with
   // this solver's proof moves as hints.
+  // Where the table has lost a position's proof move (a full table
+  // replaces entries), a small search of its own refills it: a hint still,
+  // which the check verifies like any other move.
   solver::ProofCheckResult Recheck(const Position& pos, Color winner, int plies) {
-    const solver::MateHint hint = [&](const Position& p) {
+    constexpr uint64_t kRefillNodes = 20'000;
+    Budget refill_budget(opt.proof_check_nodes, 0, opt.stop);
+    Prover refill(&tt, &refill_budget, opt.tablebase);
+    refill.set_material_weight(opt.material_weight);
+    // The table's shortest proof move, and whether that proof fits in `plies`.
+    auto known = [&](const Position& p, int plies_left, bool* fits) {
       Move best;
       uint16_t best_len = kNoProof;
       for (const Mode mode : {Mode::kChecks, Mode::kThreats, Mode::kAll}) {
@@ -234,6 +242,19 @@ struct Solver::Impl {
         Move m;
         prover->Facts(p, {winner, mode, kUnbounded}, &pl, &dd, &m);
         if (pl != kNoProof && pl < best_len && !m.is_none()) best_len = pl, best = m;
+      }
+      *fits = best_len <= plies_left;
+      return best;
+    };
+    const solver::MateHint hint = [&](const Position& p, int plies_left) {
+      bool fits = false;
+      Move best = known(p, plies_left, &fits);
+      if (!fits && !refill_budget.exhausted()) {
+        Position q = p;
+        refill.Prove(q, {winner, Mode::kAll, static_cast<uint16_t>(std::min<int>(plies_left, kUnbounded - 1))},
+                     kRefillNodes);
+        const Move again = known(p, plies_left, &fits);
+        if (!again.is_none()) best = again;
       }
       return best;
     };

@@ -83,7 +83,7 @@ TEST(ProofCheck, AMisleadingHintCostsNodesNotTheAnswer) {
   const Position p = Pos("xiangqi", "3a1kb2/7C1/3a1N3/9/9/9/9/6R2/9/4K4 w");
   // A hint that names the last legal move (rarely the mating one), and one
   // that names a move of the wrong side.
-  const solver::MateHint last = [](const Position& q) {
+  const solver::MateHint last = [](const Position& q, int) {
     MoveList ml;
     q.GenerateLegal(&ml);
     return ml.empty() ? Move() : ml[ml.size() - 1];
@@ -97,7 +97,7 @@ TEST(ProofCheck, AMisleadingHintCostsNodesNotTheAnswer) {
     black_view.UndoNullMove(st);
   }
   const Move foreign = theirs.empty() ? Move() : theirs[0];
-  const solver::MateHint wrong = [foreign](const Position&) { return foreign; };
+  const solver::MateHint wrong = [foreign](const Position&, int) { return foreign; };
   EXPECT_EQ(CheckMate(p, kFirst, 5, last, nullptr, 0).status, CheckStatus::kHolds);
   EXPECT_EQ(CheckMate(p, kFirst, 5, wrong, nullptr, 0).status, CheckStatus::kHolds);
   EXPECT_EQ(CheckMate(p, kFirst, 3, last, nullptr, 0).status, CheckStatus::kFails);
