@@ -84,10 +84,13 @@ class Checker {
     if (ply > 0 && Repetition(ply, &rep)) return rep;
     const Variant& v = pos_.variant();
     const bool attacker = AttackerToMove();
-    MoveList& moves = lists_[ply];
-    pos_.GenerateLegal(&moves);
+    // (A side whose royal piece was taken has lost, where that is the rule;
+    // its moves are not generated.)
     const bool royal_gone =
         v.rules().win == WinCondition::kCaptureRoyal && v.royal_kind() >= 0 && pos_.royal_square(pos_.side_to_move()) < 0;
+    MoveList& moves = lists_[ply];
+    if (royal_gone) moves.clear();
+    else pos_.GenerateLegal(&moves);
     if (royal_gone || moves.empty()) {
       const canju::Outcome o = royal_gone || checked_[ply] ? canju::Outcome::kLoss : v.rules().stalemate;
       const bool attacker_wins = o == canju::Outcome::kLoss ? !attacker : o == canju::Outcome::kWin && attacker;
