@@ -190,7 +190,7 @@ std::string ResultSentence(const SolveResult& r) {
     if (r.mate_exact && r.proof == ProofKind::kChecks) s += "; the shortest such mate";
     if (r.no_mate_within >= 0 && r.no_mate_within + 2 >= r.mate_plies && r.mate_exact) s += "; no shorter mate of any kind";
     else if (r.no_mate_within > 0) s += "; no mate of any kind within " + std::to_string(r.no_mate_within) + " plies";
-    if (r.proof_check_run && r.proof_check == solver::CheckStatus::kHolds) s += "; re-checked";
+    if (r.proof_check == solver::CheckStatus::kHolds) s += "; re-checked";
     s += ")";
   }
   return s;
@@ -200,7 +200,7 @@ std::string ResultSentence(const SolveResult& r) {
 // (its node limit ran out), null when none was made (no mate, a table's or
 // a terminal result). A check that failed withheld the result (see note).
 json ProofCheckJson(const SolveResult& r) {
-  return r.proof_check_run ? json(solver::CheckStatusName(r.proof_check)) : json(nullptr);
+  return r.proof_check == solver::CheckStatus::kNotRun ? json(nullptr) : json(solver::CheckStatusName(r.proof_check));
 }
 
 json SolveJson(const Position& pos, const SolveResult& r) {

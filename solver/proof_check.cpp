@@ -11,8 +11,9 @@ const char* CheckStatusName(CheckStatus s) {
     case CheckStatus::kHolds: return "holds";
     case CheckStatus::kFails: return "fails";
     case CheckStatus::kIncomplete: return "incomplete";
+    case CheckStatus::kNotRun: return "not run";
   }
-  return "incomplete";
+  return "not run";
 }
 
 namespace {

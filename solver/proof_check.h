@@ -25,6 +25,7 @@ enum class CheckStatus : uint8_t {
   kHolds,       // every defence is mated within the plies claimed
   kFails,       // a defence escapes: no mate within the plies claimed
   kIncomplete,  // the node limit ran out first
+  kNotRun,      // no check was made (SolveResult: no mate, or the check off)
 };
 const char* CheckStatusName(CheckStatus s);
 

@@ -222,11 +222,12 @@ struct Solver::Impl {
     return upper;
   }
 
-  // Walks a mate of `plies` for `winner` again (solver/proof_check.h), with
-  // this solver's proof moves as hints.
-  // Where the table has lost a position's proof move (a full table
-  // replaces entries), a small search of its own refills it: a hint still,
-  // which the check verifies like any other move.
+  // Walks a mate of `plies` for `winner` again (solver/proof_check.h) with
+  // this solver's proof moves as hints. Where the table has lost a
+  // position's proof move (a full table replaces entries) or holds only a
+  // proof longer than the plies left, a small bounded search of its own
+  // (all of them together within the check's node limit) refills it: a
+  // hint still, which the check verifies like any other move.
   solver::ProofCheckResult Recheck(const Position& pos, Color winner, int plies) {
     constexpr uint64_t kRefillNodes = 20'000;
     Budget refill_budget(opt.proof_check_nodes, 0, opt.stop);
@@ -261,15 +262,12 @@ struct Solver::Impl {
     return solver::CheckMate(pos, winner, plies, hint, opt.tablebase, opt.proof_check_nodes);
   }
 
-  // The independent re-check of the mate just proved (solver/proof_check.h),
-  // with the table's proof moves as hints. A check that finds an escape
+  // The re-check of the mate just proved. A check that finds an escape
   // withholds the result: it would be a fault of the search.
   void CheckProof(const Position& pos, Color winner, SolveResult* r, std::ostringstream* note) {
     if (r->mate_plies < 0 || r->proof == ProofKind::kTablebase || r->proof == ProofKind::kTerminal) return;
     const solver::ProofCheckResult c = Recheck(pos, winner, r->mate_plies);
-    r->proof_check = c.status;
-    r->proof_check_run = true;
-    r->proof_check_nodes = c.nodes;
+    r->RecordProofCheck(c);
     if (c.status == solver::CheckStatus::kIncomplete) {
       *note << "the re-check of the mate stopped after " << Millions(c.nodes) << " nodes; ";
     } else if (c.status == solver::CheckStatus::kFails) {

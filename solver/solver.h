@@ -98,12 +98,15 @@ struct SolveResult {
   // threats, 3 all (within the depth bound that proved the root).
   int cooks_scope = 0;
   // The independent re-check of the mate (SolveOptions::proof_check_nodes):
-  // kHolds, kIncomplete, or not run (proof_check_nodes == 0: a table's or a
-  // terminal result, no mate, or the check off). A check that fails
-  // withholds the result (kUnknown, with a note).
-  solver::CheckStatus proof_check = solver::CheckStatus::kIncomplete;
-  bool proof_check_run = false;
+  // kHolds, kIncomplete, or kNotRun (no mate, a table's or a terminal
+  // result, or the check off). A check that fails withholds the result
+  // (kUnknown, with a note), and says kFails here.
+  solver::CheckStatus proof_check = solver::CheckStatus::kNotRun;
   uint64_t proof_check_nodes = 0;
+  void RecordProofCheck(const solver::ProofCheckResult& c) {
+    proof_check = c.status;
+    proof_check_nodes = c.nodes;
+  }
   std::string note;                  // what was proved and what the budget left open
   uint64_t nodes = 0;
   double seconds = 0;

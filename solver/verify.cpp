@@ -521,8 +521,11 @@ void VerdictOfSolve(const Position& root, const SolveResult& sr, Claim claim, bo
 
 // Verdict::proof_check from the solve's (or the book line's) re-check.
 int8_t ProofCheckCode(const SolveResult& sr) {
-  if (!sr.proof_check_run || sr.proof_check == solver::CheckStatus::kFails) return -1;
-  return sr.proof_check == solver::CheckStatus::kHolds ? 1 : 0;
+  switch (sr.proof_check) {
+    case solver::CheckStatus::kHolds: return 1;
+    case solver::CheckStatus::kIncomplete: return 0;
+    default: return -1;  // not run, or failed (the verdict is then unproven)
+  }
 }
 
 // A claimed win the solve left open, with what is left of the budget: the
@@ -541,9 +544,7 @@ void ProveOpenWinAlongTheBook(const BookLine& book, const VerifyOptions& options
   if (mate > 0 && options.solve.proof_check_nodes > 0) {
     // The proof along the book's line, walked again like a solve's mate.
     const solver::ProofCheckResult c = solver.RecheckMate(book.at[0], book.at[0].side_to_move(), mate);
-    out->solve.proof_check = c.status;
-    out->solve.proof_check_run = true;
-    out->solve.proof_check_nodes = c.nodes;
+    out->solve.RecordProofCheck(c);
     v.proof_check = ProofCheckCode(out->solve);
     if (c.status == solver::CheckStatus::kFails) {
       out->book.push_back({BookDeparture::Kind::kUndecided, 0, "", "", -1, -1,

@@ -142,7 +142,7 @@ TEST(ProofCheck, TheSolverReChecksItsMates) {
   o.max_nodes = 500'000;
   const SolveResult r = Solve(Pos("xiangqi", "3a1kb2/7C1/3a1N3/9/9/9/9/6R2/9/4K4 w"), o);
   ASSERT_EQ(r.result, Claim::kWin);
-  EXPECT_TRUE(r.proof_check_run);
+  EXPECT_NE(r.proof_check, CheckStatus::kNotRun);
   EXPECT_EQ(r.proof_check, CheckStatus::kHolds);
   EXPECT_GT(r.proof_check_nodes, 0u);
   // The same check on request, with the solver's table as hints: the mate
@@ -153,7 +153,7 @@ TEST(ProofCheck, TheSolverReChecksItsMates) {
   EXPECT_EQ(s.RecheckMate(p, kFirst, 5).status, CheckStatus::kHolds);
   EXPECT_EQ(s.RecheckMate(p, kFirst, 3).status, CheckStatus::kFails);
   o.proof_check_nodes = 0;
-  EXPECT_FALSE(Solve(p, o).proof_check_run);
+  EXPECT_EQ(Solve(p, o).proof_check, CheckStatus::kNotRun);
 }
 
 }  // namespace
