@@ -599,6 +599,10 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
                       {"checked", CheckedClaim(r.verdict.checked)},       {"checked_from", r.verdict.checked_from},
                       {"proof_check", ProofCheckName(r.verdict.proof_check) ? json(ProofCheckName(r.verdict.proof_check))
                                                                             : json(nullptr)}};
+      json cooks_check = json::object();
+      for (size_t i = 0; i < r.verdict.cooks.size(); ++i)
+        cooks_check[r.verdict.cooks[i]] = CookCheckName(r.verdict, i) ? json(CookCheckName(r.verdict, i)) : json(nullptr);
+      j["verdict"]["cooks_check"] = cooks_check;
       json apps = json::array();
       for (const Appearance& a : others)
         apps.push_back({{"id", FormatPuzzleId(a.puzzle.id)},
@@ -662,7 +666,11 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
       }
       if (!vd.cooks.empty()) {
         std::string cooks;
-        for (const std::string& c2 : vd.cooks) cooks += (cooks.empty() ? "" : ", ") + c2;
+        for (size_t i = 0; i < vd.cooks.size(); ++i) {
+          const int check = i < vd.cooks_check.size() ? vd.cooks_check[i] : -1;
+          cooks += (cooks.empty() ? "" : ", ") + vd.cooks[i] +
+                   (check == 1 ? " (re-checked)" : check == 0 ? " (re-check incomplete)" : "");
+        }
         out += "  Other winning first moves: " + cooks + "\n";
       } else if (vd.kind == VerdictKind::kConfirmed && vd.cooks_scope == 0) {
         out += "  Other first moves: not searched\n";

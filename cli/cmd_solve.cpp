@@ -203,6 +203,15 @@ json ProofCheckJson(const SolveResult& r) {
   return r.proof_check == solver::CheckStatus::kNotRun ? json(nullptr) : json(solver::CheckStatusName(r.proof_check));
 }
 
+// A verdict's cooks and the re-check of each: {"c3c4": "holds", ...}, null
+// where none was made.
+json CooksCheckJson(const Verdict& v) {
+  json j = json::object();
+  for (size_t i = 0; i < v.cooks.size(); ++i)
+    j[v.cooks[i]] = CookCheckName(v, i) ? json(CookCheckName(v, i)) : json(nullptr);
+  return j;
+}
+
 json SolveJson(const Position& pos, const SolveResult& r) {
   const Variant& v = pos.variant();
   json j;
@@ -210,6 +219,13 @@ json SolveJson(const Position& pos, const SolveResult& r) {
   j["mate_plies"] = Plies(r.mate_plies);
   j["pv"] = Coords(v, r.pv);
   j["winning_first_moves"] = Coords(v, r.WinningFirstMoves());
+  // Each winning first move's re-check (the PV's first: the root's).
+  json checks = json::object();
+  for (const FirstMove& f : r.first_moves)
+    if (f.result == Claim::kWin)
+      checks[MoveToCoord(v, f.move)] =
+          f.proof_check == solver::CheckStatus::kNotRun ? json(nullptr) : json(solver::CheckStatusName(f.proof_check));
+  j["winning_first_moves_check"] = checks;
   j["nodes"] = r.nodes;
   j["seconds"] = std::round(r.seconds * 1000) / 1000;
   j["mate_exact"] = r.mate_exact;
@@ -235,6 +251,14 @@ void PrintSolve(const Position& pos, const SolveResult& r) {
     for (Move m : wins) list += (list.empty() ? "" : ", ") + MoveText(pos, m);
     std::printf("Winning first moves (%zu): %s\n", wins.size(), list.c_str());
     if (wins.size() > 1) std::printf("Cooked:   %zu other first move(s) also win (多解)\n", wins.size() - 1);
+    size_t held = 0, incomplete = 0;
+    for (const FirstMove& f : r.first_moves) {
+      held += f.result == Claim::kWin && f.proof_check == solver::CheckStatus::kHolds;
+      incomplete += f.result == Claim::kWin && f.proof_check == solver::CheckStatus::kIncomplete;
+    }
+    if (held + incomplete > 0)
+      std::printf("Re-checked: %zu of %zu winning first moves hold%s\n", held, wins.size(),
+                  incomplete ? (" (" + std::to_string(incomplete) + " incomplete)").c_str() : "");
     const auto undecided = r.UndecidedFirstMoves();
     if (!undecided.empty()) {
       list.clear();
@@ -310,6 +334,7 @@ json VerifyJson(const Job& job) {
   j["proof_check"] = ProofCheckJson(job.report.solve);
   j["pv"] = v.pv;
   j["cooks"] = v.cooks;
+  j["cooks_check"] = CooksCheckJson(v);  // each cook's re-check, by move
   j["cooks_scope"] = CooksScopeName(v.cooks_scope);  // "none": cooks not searched
   j["book_notes"] = v.book_notes;
   j["book_plies"] = job.report.book_plies;

@@ -98,7 +98,17 @@ struct Verdict {
   // 1 holds, 0 incomplete (its node limit ran out), -1 none made (no mate,
   // a table's result) or not recorded (verdicts stored before version 3).
   int8_t proof_check = -1;
+  // The same re-check of each cook's mate, one code per entry of `cooks`
+  // (1 holds, 0 incomplete, -1 none made); empty for verdicts stored before
+  // version 4.
+  std::vector<int8_t> cooks_check;
 };
+
+// The re-check of the verdict's i-th cook in words (ProofCheckName), or
+// nullptr where none was made or recorded.
+inline const char* CookCheckName(const Verdict& v, size_t i) {
+  return ProofCheckName(i < v.cooks_check.size() ? v.cooks_check[i] : -1);
+}
 
 struct Record {
   std::string variant = "xiangqi";

@@ -13,7 +13,7 @@
 // reading the old layout under `if (version < N)`, and add the old bytes to
 // tests/puzzles/serialize_test.cpp.
 BOOST_CLASS_VERSION(canju::MoveNode, 0)
-BOOST_CLASS_VERSION(canju::Verdict, 3)
+BOOST_CLASS_VERSION(canju::Verdict, 4)
 BOOST_CLASS_VERSION(canju::Record, 0)
 
 namespace boost::serialization {
@@ -47,6 +47,7 @@ void serialize(Archive& ar, canju::Verdict& v, const unsigned version) {
     ar& v.checked_from;
   }
   if (version >= 3) ar& v.proof_check;  // earlier versions: not recorded (-1)
+  if (version >= 4) ar& v.cooks_check;  // earlier versions: empty (not recorded)
 }
 
 template <class Archive>

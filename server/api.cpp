@@ -242,6 +242,9 @@ json VerdictJson(const Verdict& vd, const Position* start) {
     for (const auto& m : vd.pv) j["pv"].push_back({{"move", m}});
     for (const auto& m : vd.cooks) j["cooks"].push_back({{"move", m}});
   }
+  // Each cook's re-check (solver/proof_check.h): "holds", "incomplete", null.
+  for (size_t i = 0; i < vd.cooks.size() && i < j["cooks"].size(); ++i)
+    j["cooks"][i]["proof_check"] = CookCheckName(vd, i) ? json(CookCheckName(vd, i)) : json(nullptr);
   return j;
 }
 

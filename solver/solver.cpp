@@ -228,9 +228,9 @@ struct Solver::Impl {
   // proof longer than the plies left, a small bounded search of its own
   // (all of them together within the check's node limit) refills it: a
   // hint still, which the check verifies like any other move.
-  solver::ProofCheckResult Recheck(const Position& pos, Color winner, int plies) {
+  solver::ProofCheckResult Recheck(const Position& pos, Color winner, int plies, uint64_t node_limit) {
     constexpr uint64_t kRefillNodes = 20'000;
-    Budget refill_budget(opt.proof_check_nodes, 0, opt.stop);
+    Budget refill_budget(node_limit, 0, opt.stop);
     Prover refill(&tt, &refill_budget, opt.tablebase);
     refill.set_material_weight(opt.material_weight);
     // The table's shortest proof move, and whether that proof fits in `plies`.
@@ -259,14 +259,14 @@ struct Solver::Impl {
       }
       return best;
     };
-    return solver::CheckMate(pos, winner, plies, hint, opt.tablebase, opt.proof_check_nodes);
+    return solver::CheckMate(pos, winner, plies, hint, opt.tablebase, node_limit);
   }
 
   // The re-check of the mate just proved. A check that finds an escape
   // withholds the result: it would be a fault of the search.
   void CheckProof(const Position& pos, Color winner, SolveResult* r, std::ostringstream* note) {
     if (r->mate_plies < 0 || r->proof == ProofKind::kTablebase || r->proof == ProofKind::kTerminal) return;
-    const solver::ProofCheckResult c = Recheck(pos, winner, r->mate_plies);
+    const solver::ProofCheckResult c = Recheck(pos, winner, r->mate_plies, opt.proof_check_nodes);
     r->RecordProofCheck(c);
     if (c.status == solver::CheckStatus::kIncomplete) {
       *note << "the re-check of the mate stopped after " << Millions(c.nodes) << " nodes; ";
@@ -352,7 +352,7 @@ struct Solver::Impl {
   SolveResult Run(const Position& root_in);
   bool SolveByTablebase(Position& pos, SolveResult* r);
   std::vector<Move> TableLine(const Position& p, int plies) const;
-  void FindCooks(Position& pos, const Question& q, SolveResult* r);
+  void FindCooks(Position& pos, const Question& q, SolveResult* r, std::ostringstream* note);
 };
 
 bool Solver::Impl::SolveByTablebase(Position& pos, SolveResult* r) {
@@ -402,8 +402,11 @@ std::vector<Move> Solver::Impl::TableLine(const Position& p, int plies) const {
 }
 
 // Other first moves that win in answer to `q` (the question that proved the
-// root, or the depth-bounded one that found a shorter mate).
-void Solver::Impl::FindCooks(Position& pos, const Question& q, SolveResult* r) {
+// root, or the depth-bounded one that found a shorter mate). Each cook's
+// mate is re-checked like the root's (SolveOptions::proof_check_nodes, one
+// such limit for all the cooks together): a cook is new knowledge about a
+// composition, and a wrong one would be printed in the collection's table.
+void Solver::Impl::FindCooks(Position& pos, const Question& q, SolveResult* r, std::ostringstream* note) {
   MoveList moves;
   pos.GenerateLegal(&moves);
   std::vector<Move> candidates;
@@ -416,7 +419,8 @@ void Solver::Impl::FindCooks(Position& pos, const Question& q, SolveResult* r) {
     if (allowed) candidates.push_back(m);
   }
   r->cooks_scope = q.mode == Mode::kChecks ? 1 : q.mode == Mode::kThreats ? 2 : 3;
-  if (!r->pv.empty()) r->first_moves.push_back({r->pv[0], Claim::kWin, r->mate_plies});
+  if (!r->pv.empty()) r->first_moves.push_back({r->pv[0], Claim::kWin, r->mate_plies, r->proof_check});
+  uint64_t check_nodes_left = opt.proof_check_nodes;
   // Each candidate gets an equal share of what is left; the ones decided
   // early leave their share to the rest.
   for (size_t i = 0; i < candidates.size(); ++i) {
@@ -425,11 +429,26 @@ void Solver::Impl::FindCooks(Position& pos, const Question& q, SolveResult* r) {
     pos.DoMove(m, &st);
     Answer a;
     if (!budget->exhausted()) a = Prove(pos, q, 1.0 / static_cast<double>(candidates.size() - i));
+    FirstMove f{m, Claim::kUnknown, -1};
+    if (a.status == ProofStatus::kProven) {
+      f = {m, Claim::kWin, a.length + 1};
+      if (check_nodes_left > 0) {
+        const solver::ProofCheckResult c = Recheck(pos, ~pos.side_to_move(), a.length, check_nodes_left);
+        check_nodes_left -= std::min(check_nodes_left, c.nodes);
+        f.proof_check = c.status;
+        if (c.status == solver::CheckStatus::kFails) {
+          // A fault of the search, as for the root's mate: not a cook.
+          *note << "the cook " << MoveToCoord(pos.variant(), m) << " did not re-check: left undecided; ";
+          f.result = Claim::kUnknown;
+          f.mate_plies = -1;
+        }
+      } else if (opt.proof_check_nodes > 0) {
+        f.proof_check = solver::CheckStatus::kIncomplete;  // the shared limit ran out before this one
+      }
+    }
     pos.UndoMove(m, st);
-    if (a.status == ProofStatus::kProven)
-      r->first_moves.push_back({m, Claim::kWin, a.length + 1});
-    else if (a.status == ProofStatus::kUnknown)
-      r->first_moves.push_back({m, Claim::kUnknown, -1});
+    if (f.result != Claim::kUnknown || a.status == ProofStatus::kUnknown || f.proof_check == solver::CheckStatus::kFails)
+      r->first_moves.push_back(f);
   }
   // Winning moves first (the PV's first), then undecided ones.
   std::stable_sort(r->first_moves.begin(), r->first_moves.end(), [](const FirstMove& a, const FirstMove& b) {
@@ -563,7 +582,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
     }
     if (opt.proof_check_nodes > 0) CheckProof(pos, won ? us : them, &r, &note);
     if (r.result == Claim::kUnknown) won = lost = have_decided = false;  // withheld by the re-check: no cooks, no distances
-    if (won && opt.cooks) FindCooks(pos, cooks, &r);
+    if (won && opt.cooks) FindCooks(pos, cooks, &r, &note);
     if (won && opt.cooks && !r.UndecidedFirstMoves().empty())
       note << r.UndecidedFirstMoves().size() << " first move(s) undecided within the budget; ";
   }
@@ -619,7 +638,7 @@ void Solver::SetSolveBudget(double seconds, uint64_t nodes) {
 bool Solver::BudgetExhausted() const { return impl_->budget->exhausted(); }
 size_t Solver::table_entries() const { return impl_->tt.entries(); }
 solver::ProofCheckResult Solver::RecheckMate(const Position& pos, Color winner, int plies) {
-  return impl_->Recheck(pos, winner, plies);
+  return impl_->Recheck(pos, winner, plies, impl_->opt.proof_check_nodes);
 }
 uint64_t Solver::nodes() const { return impl_->budget->nodes(); }
 double Solver::seconds() const { return impl_->budget->elapsed(); }

@@ -74,6 +74,9 @@ struct FirstMove {
   Move move;
   Claim result = Claim::kUnknown;  // for the side making the move; kUnknown: undecided
   int mate_plies = -1;             // upper bound from the proof (not tightened)
+  // The independent re-check of this move's mate (the PV's first move: the
+  // root's re-check). A cook whose check fails is kept as undecided.
+  solver::CheckStatus proof_check = solver::CheckStatus::kNotRun;
 };
 
 struct SolveResult {

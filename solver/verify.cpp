@@ -472,6 +472,15 @@ struct PuzzleBudget {
   }
 };
 
+// Verdict::proof_check and cooks_check from a re-check's status.
+int8_t ProofCheckCode(solver::CheckStatus status) {
+  switch (status) {
+    case solver::CheckStatus::kHolds: return 1;
+    case solver::CheckStatus::kIncomplete: return 0;
+    default: return -1;  // not run, or failed (the verdict is then unproven, the cook undecided)
+  }
+}
+
 // The verdict the solve gives: its result read against the claim, its line
 // and its cooks.
 void VerdictOfSolve(const Position& root, const SolveResult& sr, Claim claim, bool walked_first, int walk_variations,
@@ -483,7 +492,10 @@ void VerdictOfSolve(const Position& root, const SolveResult& sr, Claim claim, bo
   v->cooks_scope = static_cast<int8_t>(sr.cooks_scope);
   for (Move m : sr.pv) v->pv.push_back(MoveToCoord(variant, m));
   for (const FirstMove& f : sr.first_moves)
-    if (f.result == Claim::kWin && (sr.pv.empty() || f.move != sr.pv[0])) v->cooks.push_back(MoveToCoord(variant, f.move));
+    if (f.result == Claim::kWin && (sr.pv.empty() || f.move != sr.pv[0])) {
+      v->cooks.push_back(MoveToCoord(variant, f.move));
+      v->cooks_check.push_back(ProofCheckCode(f.proof_check));
+    }
 
   const std::string proved_line = sr.pv.empty() ? std::string() : ": " + Line(root, sr.pv);
   if (sr.result == Claim::kUnknown && claim == Claim::kWin && sr.no_win) {
@@ -519,15 +531,6 @@ void VerdictOfSolve(const Position& root, const SolveResult& sr, Claim claim, bo
   }
 }
 
-// Verdict::proof_check from the solve's (or the book line's) re-check.
-int8_t ProofCheckCode(const SolveResult& sr) {
-  switch (sr.proof_check) {
-    case solver::CheckStatus::kHolds: return 1;
-    case solver::CheckStatus::kIncomplete: return 0;
-    default: return -1;  // not run, or failed (the verdict is then unproven)
-  }
-}
-
 // A claimed win the solve left open, with what is left of the budget: the
 // book's mate checked from its end, then the walk along the line (going on
 // where a first walk stopped: its proofs are in the table). A proof
@@ -545,7 +548,7 @@ void ProveOpenWinAlongTheBook(const BookLine& book, const VerifyOptions& options
     // The proof along the book's line, walked again like a solve's mate.
     const solver::ProofCheckResult c = solver.RecheckMate(book.at[0], book.at[0].side_to_move(), mate);
     out->solve.RecordProofCheck(c);
-    v.proof_check = ProofCheckCode(out->solve);
+    v.proof_check = ProofCheckCode(out->solve.proof_check);
     if (c.status == solver::CheckStatus::kFails) {
       out->book.push_back({BookDeparture::Kind::kUndecided, 0, "", "", -1, -1,
                            "the proof along the book's line (a mate within " + Plies(mate) +
@@ -683,7 +686,7 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   budget.used_s += sr.seconds;
   budget.used_n += sr.nodes;
   VerdictOfSolve(root, sr, claimed, walked_first, walk_variations, &v);
-  v.proof_check = ProofCheckCode(sr);
+  v.proof_check = ProofCheckCode(sr.proof_check);
   if (rec.claimed == Claim::kUnknown && claimed != Claim::kUnknown && claimed != options.default_claim)
     v.reason = "claimed " + std::string(ClaimName(claimed)) + ": " + out->claim_from +
                (v.reason.empty() ? "" : "; " + v.reason);

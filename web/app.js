@@ -299,6 +299,13 @@ function renderPuzzleInfo() {
   updateTablebaseVisibility();
 }
 
+// A cook's re-check (the API's proof_check on each cook): a mark after it.
+function cookCheckMark(cook) {
+  if (cook.proof_check === 'holds') return ' (re-checked 复核)';
+  if (cook.proof_check === 'incomplete') return ' (re-check incomplete)';
+  return '';
+}
+
 function renderVerdict() {
   const p = state.puzzle;
   const v = p.verdict;
@@ -322,7 +329,7 @@ function renderVerdict() {
   if (v.pv.length) box.append(el('p', {}, el('b', { text: 'Best line 主变: ' }), moveList(v.pv)));
   if (v.cooks.length) {
     box.append(el('p', { id: 'cooks' }, el('b', { text: 'Cooks 多解: ' }),
-                  'other winning first moves: ' + v.cooks.map((m) => m.text || m.move).join('、')));
+                  'other winning first moves: ' + v.cooks.map((m) => (m.text || m.move) + cookCheckMark(m)).join('、')));
   } else if (v.kind === 'confirmed' && v.cooks_scope === 'none') {
     box.append(el('p', { id: 'cooks', class: 'muted', text: 'Other first moves were not searched (the proof followed the book\'s line).' }));
   }

@@ -92,6 +92,11 @@ TEST_F(SolveCommands, SolveJsonIsOneObjectFromTheSideToMovesView) {
   Result unchecked = RunCanju({"solve", "--json", "--nodes", "3000000", "--proof-check-nodes", "0", kMateIn5});
   ASSERT_EQ(unchecked.code, 0) << unchecked.err;
   EXPECT_TRUE(OneObject(unchecked)["proof_check"].is_null());
+  // Each winning first move's mate (the cooks' as the PV's) re-checked.
+  ASSERT_GT(wins.size(), 1u);
+  ASSERT_EQ(j["winning_first_moves_check"].size(), wins.size()) << j.dump();
+  for (const std::string& m : wins) EXPECT_EQ(j["winning_first_moves_check"][m], "holds") << m;
+  for (const auto& [m, check] : OneObject(unchecked)["winning_first_moves_check"].items()) EXPECT_TRUE(check.is_null()) << m;
 
   // The CPU-time budget is accepted and gives the same answer (which clock
   // counted is not visible from outside).
@@ -148,7 +153,9 @@ TEST_F(SolveCommands, VerifyJsonIsOneObjectPerPuzzle) {
   for (const std::string& cook : objects[0]["cooks"].get<std::vector<std::string>>()) {
     canju::Position p;
     EXPECT_TRUE(Play(kMateIn5, {cook}, &p)) << cook;
+    EXPECT_EQ(objects[0]["cooks_check"][cook], "holds") << cook;  // its mate re-checked
   }
+  EXPECT_EQ(objects[0]["cooks_check"].size(), objects[0]["cooks"].size());
 
   // Without --json: the verdict table at the end.
   Result table = RunCanju({"verify", "--quiet", "--nodes", "3000000", file});
@@ -340,6 +347,8 @@ TEST_F(SolveCommands, VerifyStoresVerdictsAndRetriesTheUnprovenOnes) {
     EXPECT_EQ(s["verdict"]["mate_exact"], true) << show.out;
     EXPECT_EQ(s["verdict"]["cooks_scope"], "all") << show.out;  // full-width wins: every first move tried
     EXPECT_EQ(s["verdict"]["proof_check"], "holds") << show.out;   // the stored verdict keeps the re-check
+    ASSERT_EQ(s["verdict"]["cooks_check"].size(), s["verdict"]["cooks"].size()) << show.out;  // and each cook's
+    for (const auto& c : s["verdict"]["cooks"]) EXPECT_EQ(s["verdict"]["cooks_check"][c.get<std::string>()], "holds");
     Result text = RunCanju({"puzzles", "show", "--store", dir, j["id"].get<std::string>()});
     EXPECT_NE(text.out.find("re-checked"), std::string::npos) << text.out;
     ++shown;

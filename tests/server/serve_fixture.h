@@ -68,6 +68,7 @@ inline std::vector<Record> ServeTestRecords() {
   a.verdict.mate_plies = 1;
   a.verdict.pv = {"e1e8"};
   a.verdict.cooks = {"e1d1"};
+  a.verdict.cooks_check = {1};
   a.verdict.book_notes = {"车五进七 wins at once"};
   a.verdict.solver = "test";
 

@@ -62,6 +62,7 @@ TEST(Collections, ShiQingYaQuSubset) {
   ASSERT_TRUE(VerifyRecord(r234, Budget(2'000'000), &rep).ok());
   ASSERT_EQ(rep.verdict.cooks.size(), 1u);
   EXPECT_EQ(rep.verdict.cooks[0], "g4g9");
+  EXPECT_EQ(rep.verdict.cooks_check, std::vector<int8_t>{1});  // the cook's mate re-checked
   ASSERT_FALSE(rep.book.empty());
   EXPECT_EQ(rep.book[0].kind, BookDeparture::Kind::kLengthens);
   EXPECT_EQ(rep.book[0].book_plies, 7);

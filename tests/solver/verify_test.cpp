@@ -157,6 +157,39 @@ TEST(Verify, CooksAreOtherWinningFirstMoves) {
     p.UndoMove(f.move, st);
   }
   EXPECT_EQ(rep.verdict.cooks.size() + 1, rep.solve.WinningFirstMoves().size());
+  // Every cook's mate walked again by the independent check, as the root's:
+  // each holds, and the verdict keeps one code per cook.
+  ASSERT_FALSE(rep.verdict.cooks.empty());
+  for (const FirstMove& f : rep.solve.first_moves)
+    if (f.result == Claim::kWin) EXPECT_EQ(f.proof_check, solver::CheckStatus::kHolds) << MoveToCoord(p.variant(), f.move);
+  EXPECT_EQ(rep.verdict.cooks_check, std::vector<int8_t>(rep.verdict.cooks.size(), 1));
+}
+
+TEST(Verify, CooksAreNotRecheckedWhenTheCheckIsOff) {
+  VerifyOptions o = Quick();
+  o.solve.proof_check_nodes = 0;
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), o, &rep).ok());
+  ASSERT_FALSE(rep.verdict.cooks.empty());
+  for (const FirstMove& f : rep.solve.first_moves) EXPECT_EQ(f.proof_check, solver::CheckStatus::kNotRun);
+  EXPECT_EQ(rep.verdict.cooks_check, std::vector<int8_t>(rep.verdict.cooks.size(), -1));
+  EXPECT_EQ(CookCheckName(rep.verdict, 0), nullptr);
+}
+
+TEST(Verify, TheCooksShareOneCheckLimit) {
+  // A limit too small for any walk: the root's check and every cook's are
+  // incomplete (the cooks after the first find the shared limit spent), and
+  // an incomplete check drops no cook.
+  VerifyOptions o = Quick();
+  o.solve.proof_check_nodes = 3;
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), o, &rep).ok());
+  ASSERT_EQ(rep.verdict.kind, VerdictKind::kConfirmed);
+  ASSERT_FALSE(rep.verdict.cooks.empty());
+  EXPECT_EQ(rep.solve.proof_check, solver::CheckStatus::kIncomplete);
+  for (const FirstMove& f : rep.solve.first_moves)
+    if (f.result == Claim::kWin) EXPECT_EQ(f.proof_check, solver::CheckStatus::kIncomplete);
+  EXPECT_EQ(rep.verdict.cooks_check, std::vector<int8_t>(rep.verdict.cooks.size(), 0));
 }
 
 TEST(Verify, BookMovesThatLengthenTheMateAreFlagged) {
