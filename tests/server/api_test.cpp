@@ -214,6 +214,7 @@ TEST_F(ApiTest, PuzzleHasTreeNotationVerdictAndAppearances) {
   ASSERT_EQ(v["cooks"].size(), 1u);
   EXPECT_EQ(v["cooks"][0]["text"], "车五平六");
   EXPECT_EQ(v["cooks"][0]["proof_check"], "holds");
+  EXPECT_EQ(v["proof_check"], "holds");
   EXPECT_EQ(v["book_notes"][0], "车五进七 wins at once");
 
   ASSERT_EQ(p["appearances"].size(), 1u);

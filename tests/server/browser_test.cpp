@@ -365,6 +365,8 @@ TEST_F(BrowserTest, BrowsesCollectionsAndStepsThroughASolution) {
   EXPECT_EQ(browser_.Script("return document.querySelectorAll('#moves .variation').length;"), 2);
   EXPECT_NE(browser_.Script("return document.getElementById('verdict').textContent;").get<std::string>().find("confirmed"),
             std::string::npos);
+  EXPECT_NE(browser_.Script("return document.getElementById('proof-check').textContent;").get<std::string>().find("re-checked"),
+            std::string::npos);
   EXPECT_NE(browser_.Script("return document.getElementById('cooks').textContent;").get<std::string>().find("车五平六 (re-checked 复核)"),
             std::string::npos);
 

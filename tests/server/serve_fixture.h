@@ -69,6 +69,7 @@ inline std::vector<Record> ServeTestRecords() {
   a.verdict.pv = {"e1e8"};
   a.verdict.cooks = {"e1d1"};
   a.verdict.cooks_check = {1};
+  a.verdict.proof_check = 1;
   a.verdict.book_notes = {"车五进七 wins at once"};
   a.verdict.solver = "test";
 
