@@ -271,19 +271,7 @@ struct Solver::Impl {
     if (c.status == solver::CheckStatus::kIncomplete) {
       *note << "the re-check of the mate stopped after " << Millions(c.nodes) << " nodes; ";
     } else if (c.status == solver::CheckStatus::kFails) {
-      Position p = pos;
-      std::string line;
-      std::vector<StateInfo> states(c.escape.size());
-      for (size_t i = 0; i < c.escape.size(); ++i) {
-        line += (i ? " " : "") + MoveToHuman(p, c.escape[i]) + " (" + MoveToCoord(p.variant(), c.escape[i]) + ")";
-        p.DoMove(c.escape[i], &states[i]);
-      }
-      *note << "the mate in " << r->mate_plies << " plies did not re-check (a defence escapes: " << line
-            << "): result withheld; ";
-      r->result = Claim::kUnknown;
-      r->mate_plies = -1;
-      r->mate_exact = false;
-      r->pv.clear();
+      *note << WithholdUnsoundMate(pos, c, r) << "; ";
     }
   }
 
@@ -642,6 +630,24 @@ solver::ProofCheckResult Solver::RecheckMate(const Position& pos, Color winner, 
 }
 uint64_t Solver::nodes() const { return impl_->budget->nodes(); }
 double Solver::seconds() const { return impl_->budget->elapsed(); }
+
+std::string WithholdUnsoundMate(const Position& root, const solver::ProofCheckResult& check, SolveResult* r) {
+  Position p = root;
+  std::string line;
+  std::vector<StateInfo> states(check.escape.size());
+  for (size_t i = 0; i < check.escape.size(); ++i) {
+    line += (i ? " " : "") + MoveToHuman(p, check.escape[i]) + " (" + MoveToCoord(p.variant(), check.escape[i]) + ")";
+    p.DoMove(check.escape[i], &states[i]);
+  }
+  const std::string note = "the mate in " + std::to_string(r->mate_plies) +
+                           " plies did not re-check (a defence escapes: " + line + "): result withheld";
+  r->RecordProofCheck(check);
+  r->result = Claim::kUnknown;
+  r->mate_plies = -1;
+  r->mate_exact = false;
+  r->pv.clear();
+  return note;
+}
 
 SolveResult Solve(const Position& pos, const SolveOptions& options) {
   Solver s(options);

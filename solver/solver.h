@@ -174,6 +174,13 @@ class Solver {
   std::unique_ptr<Impl> impl_;
 };
 
+// What a solve does with a mate whose re-check found a defence escaping (a
+// fault of the search): the result withheld (kUnknown, no mate, no line,
+// `proof_check` kFails). Returns the note that names the escaping line, in
+// the variant's notation and coordinates. (Solver calls it; public so that
+// its tests reach it without a faulty search.)
+std::string WithholdUnsoundMate(const Position& root, const solver::ProofCheckResult& check, SolveResult* r);
+
 // One-shot convenience wrapper.
 SolveResult Solve(const Position& pos, const SolveOptions& options);
 

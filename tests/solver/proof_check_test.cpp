@@ -2,7 +2,7 @@
 // confirms true mates at their length, finds the escape from a length one
 // move too short, is not fooled by perpetual check, follows the rule that
 // the perpetual checker loses, ignores a misleading hint, and agrees with
-// the proof-number search on small random positions.
+// the proof-number search on small random positions; a failed check withholds the result.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -10,6 +10,7 @@
 #include "solver/dfpn.h"
 #include "solver/proof_check.h"
 #include "solver/solver.h"
+#include "variants/notation.h"
 #include "variants/registry.h"
 #include "random_positions.h"
 
@@ -154,6 +155,39 @@ TEST(ProofCheck, TheSolverReChecksItsMates) {
   EXPECT_EQ(s.RecheckMate(p, kFirst, 3).status, CheckStatus::kFails);
   o.proof_check_nodes = 0;
   EXPECT_EQ(Solve(p, o).proof_check, CheckStatus::kNotRun);
+}
+
+TEST(ProofCheck, AFailedCheckWithholdsTheResult) {
+  // No known fault of the search reaches this step, so it is given a real
+  // failed check: the mate in 5 claimed as a mate in 3.
+  SolveOptions o;
+  o.max_seconds = 0;
+  o.max_nodes = 500'000;
+  const Position p = Pos("xiangqi", "3a1kb2/7C1/3a1N3/9/9/9/9/6R2/9/4K4 w");
+  SolveResult r = Solve(p, o);
+  ASSERT_EQ(r.result, Claim::kWin);
+  ASSERT_EQ(r.mate_plies, 5);
+  r.mate_plies = 3;
+  const ProofCheckResult failed = CheckMate(p, kFirst, 3, {}, nullptr, 0);
+  ASSERT_EQ(failed.status, CheckStatus::kFails);
+  ASSERT_GE(failed.escape.size(), 2u);
+  const std::string note = WithholdUnsoundMate(p, failed, &r);
+  EXPECT_EQ(r.result, Claim::kUnknown);
+  EXPECT_EQ(r.mate_plies, -1);
+  EXPECT_FALSE(r.mate_exact);
+  EXPECT_TRUE(r.pv.empty());
+  EXPECT_EQ(r.proof_check, CheckStatus::kFails);
+  EXPECT_EQ(r.proof_check_nodes, failed.nodes);
+  // The note names the claimed length and the escaping line, move by move
+  // in Chinese notation and in coordinates.
+  EXPECT_NE(note.find("the mate in 3 plies did not re-check"), std::string::npos) << note;
+  EXPECT_NE(note.find("result withheld"), std::string::npos) << note;
+  Position q = p;
+  for (Move m : failed.escape) {
+    EXPECT_NE(note.find(MoveToHuman(q, m) + " (" + MoveToCoord(q.variant(), m) + ")"), std::string::npos) << note;
+    StateInfo st;
+    q.DoMove(m, &st);
+  }
 }
 
 }  // namespace
