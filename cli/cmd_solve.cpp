@@ -379,6 +379,8 @@ void PrintVerifyDetails(const Job& job) {
 struct Tally {
   int confirmed = 0, refuted = 0, unproven = 0, cooked = 0, book_not_best = 0, errors = 0;
   int unproven_judged = 0;  // unproven win claims open on the position where the book's line stops
+  // The independent re-checks (solver/proof_check.h): of the mates, of the cooks.
+  int mates_hold = 0, mates_incomplete = 0, cooks = 0, cooks_hold = 0, cooks_incomplete = 0;
   double seconds = 0;
   uint64_t nodes = 0;
   std::vector<double> times;
@@ -389,6 +391,13 @@ struct Tally {
     else ++unproven;
     unproven_judged += j.report.open_on_judged_end;
     if (!v.cooks.empty()) ++cooked;
+    mates_hold += v.proof_check == 1;
+    mates_incomplete += v.proof_check == 0;
+    cooks += static_cast<int>(v.cooks.size());
+    for (const int8_t c : v.cooks_check) {
+      cooks_hold += c == 1;
+      cooks_incomplete += c == 0;
+    }
     for (const BookDeparture& d : j.report.book)
       if (d.kind == BookDeparture::Kind::kLengthens || d.kind == BookDeparture::Kind::kThrowsWin ||
           d.kind == BookDeparture::Kind::kShortens) {
@@ -416,6 +425,11 @@ void PrintSummary(const Tally& t, size_t total, double wall, FILE* out) {
   std::fprintf(out, "%-22s %6zu\n", "total", total);
   std::fprintf(out, "%s %6d\n", PadRight("cooked (多解)", 22).c_str(), t.cooked);
   std::fprintf(out, "%-22s %6d\n", "book line not best", t.book_not_best);
+  if (t.mates_hold + t.mates_incomplete > 0)
+    std::fprintf(out, "%-22s %6d hold, %d incomplete\n", "mates re-checked", t.mates_hold, t.mates_incomplete);
+  if (t.cooks_hold + t.cooks_incomplete > 0)
+    std::fprintf(out, "%-22s %6d hold, %d incomplete (of %d cooks)\n", "cooks re-checked", t.cooks_hold,
+                 t.cooks_incomplete, t.cooks);
   if (t.errors) std::fprintf(out, "%-22s %6d\n", "unreadable positions", t.errors);
   std::fprintf(out, "solver time %.1f s (median %.2f s), wall %.1f s, %.2f M nodes/s\n", t.seconds, median, wall,
                t.seconds > 0 ? t.nodes / t.seconds / 1e6 : 0.0);

@@ -172,6 +172,11 @@ TEST_F(SolveCommands, VerifyJsonIsOneObjectPerPuzzle) {
   EXPECT_EQ(count("refuted"), 1) << table.out;
   EXPECT_EQ(count("unproven"), 0) << table.out;
   EXPECT_EQ(count("total"), 2) << table.out;
+  // The confirmed mate and each of its cooks re-checked (the refuted claim is
+  // a draw claim against a mate: re-checked as well).
+  EXPECT_EQ(count("mates re-checked"), 2) << table.out;
+  EXPECT_EQ(count("cooks re-checked"), static_cast<int>(objects[0]["cooks"].size() + objects[1]["cooks"].size()))
+      << table.out;
 
   // The walk's options: the near rule turned off gives the same verdicts;
   // a share above the whole budget is refused, naming the option.
