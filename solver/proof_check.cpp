@@ -22,8 +22,17 @@ constexpr int kNoRepetition = INT_MAX;
 
 class Checker {
  public:
-  Checker(const Position& root, Color attacker, const MateHint& hint, const TablebaseOracle* tb, uint64_t limit)
-      : pos_(root), attacker_(attacker), hint_(hint), tb_(tb), limit_(limit) {}
+  // `remember_failures`: reuse a "no mate here" found on one path on
+  // another (see CheckMate).
+  Checker(const Position& root, Color attacker, const MateHint& hint, const TablebaseOracle* tb, uint64_t limit,
+          bool remember_failures)
+      : pos_(root), attacker_(attacker), hint_(hint), tb_(tb), limit_(limit), remember_failures_(remember_failures) {}
+
+  // Takes over the mates `other` proved (not its failures).
+  void AdoptProved(const Checker& other) {
+    for (const auto& [key, m] : other.memo_)
+      if (m.proved != INT_MAX) memo_[key].proved = m.proved;
+  }
 
   ProofCheckResult Run(int plies) {
     ProofCheckResult r;
@@ -109,7 +118,7 @@ class Checker {
     const uint64_t key = pos_.key();
     if (const auto it = memo_.find(key); it != memo_.end()) {
       if (it->second.proved <= plies) return {true, kNoRepetition};
-      if (it->second.failed >= plies) return {false, kNoRepetition};
+      if (remember_failures_ && it->second.failed >= plies) return {false, kNoRepetition};
     }
     const Outcome o = attacker ? AttackerNode(ply, plies, moves) : DefenderNode(ply, plies, moves);
     if (!aborted_ && o.rep >= ply) {
@@ -208,6 +217,7 @@ class Checker {
   const MateHint& hint_;
   const TablebaseOracle* tb_;
   uint64_t limit_;
+  bool remember_failures_;
   uint64_t nodes_ = 0;
   bool aborted_ = false;
   std::vector<uint64_t> keys_;
@@ -222,8 +232,21 @@ class Checker {
 
 ProofCheckResult CheckMate(const Position& root, Color attacker, int plies, const MateHint& hint,
                            const TablebaseOracle* tablebase, uint64_t node_limit) {
-  Checker c(root, attacker, hint, tablebase, node_limit);
-  return c.Run(plies);
+  // A "no mate here" is remembered by the position alone, though on another
+  // path the defender's perpetual check (which loses) could have made it a
+  // mate: such reuse can only turn a mate into an escape. So an escape found
+  // with it is walked once more without it (the proved ones are still
+  // reused), and only an escape that survives that walk is reported.
+  Checker first(root, attacker, hint, tablebase, node_limit, true);
+  ProofCheckResult r = first.Run(plies);
+  if (r.status != CheckStatus::kFails) return r;
+  const uint64_t left = node_limit ? node_limit - std::min(node_limit, r.nodes) : 0;
+  if (node_limit && left == 0) return {CheckStatus::kIncomplete, r.nodes, {}};
+  Checker again(root, attacker, hint, tablebase, left, false);
+  again.AdoptProved(first);
+  ProofCheckResult confirmed = again.Run(plies);
+  confirmed.nodes += r.nodes;
+  return confirmed;
 }
 
 }  // namespace canju::solver

@@ -45,7 +45,8 @@ using MateHint = std::function<Move(const Position& pos, int plies)>;
 // defender does? `hint` may be empty; `tablebase` (may be null) ends a
 // line at a table win within the plies left, as the tables are verified
 // on their own (tablebase/verify.cpp). `node_limit` bounds the positions
-// made.
+// made. kFails only after a second walk that reuses no "no mate here"
+// from another path has found the escape too.
 ProofCheckResult CheckMate(const Position& root, Color attacker, int plies, const MateHint& hint,
                            const TablebaseOracle* tablebase, uint64_t node_limit);
 
