@@ -668,8 +668,14 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
         std::string cooks;
         for (size_t i = 0; i < vd.cooks.size(); ++i) {
           const int check = i < vd.cooks_check.size() ? vd.cooks_check[i] : -1;
-          cooks += (cooks.empty() ? "" : ", ") + vd.cooks[i] +
-                   (check == 1 ? " (re-checked)" : check == 0 ? " (re-check incomplete)" : "");
+          // In the notation of the best play (--iccs: coordinates only).
+          Move m;
+          const bool human = have_pos && !*iccs && ParseCoordMove(pos, vd.cooks[i], &m).ok();
+          std::string notes = human ? vd.cooks[i] : "";
+          const char* checked = check == 1 ? "re-checked" : check == 0 ? "re-check incomplete" : nullptr;
+          if (checked) notes += (notes.empty() ? "" : ", ") + std::string(checked);
+          cooks += (cooks.empty() ? "" : "; ") + (human ? MoveToHuman(pos, m) : vd.cooks[i]) +
+                   (notes.empty() ? "" : " (" + notes + ")");
         }
         out += "  Other winning first moves: " + cooks + "\n";
       } else if (vd.kind == VerdictKind::kConfirmed && vd.cooks_scope == 0) {

@@ -291,6 +291,39 @@ TEST_F(SolveCommands, VerifyReadsTheClaimOfALineListFromTheEndOfItsLine) {
   std::remove(file.c_str());
 }
 
+TEST_F(SolveCommands, PuzzlesShowNamesEachCookAndItsReCheck) {
+  const std::string dir = ::testing::TempDir() + "canju_show_cooks_" + std::to_string(getpid());
+  const std::string file = dir + ".fen";
+  std::filesystem::remove_all(dir);
+  {
+    std::ofstream f(file);
+    f << kMateIn5 << "; id \"five\"; claim \"win\"\n";
+  }
+  ASSERT_EQ(RunCanju({"import", "--quiet", "--store", dir, file}).code, 0);
+  ASSERT_EQ(RunCanju({"verify", "--store", dir, "--quiet", "--nodes", "3000000"}).code, 0);
+  Result list = RunCanju({"puzzles", "list", "--json", "--store", dir});
+  const json j = OneObject(list);
+  ASSERT_TRUE(j.is_object()) << list.out;
+  Result show = RunCanju({"puzzles", "show", "--json", "--store", dir, j["id"].get<std::string>()});
+  const json s = json::parse(show.out, nullptr, false);
+  ASSERT_TRUE(s.is_object()) << show.out;
+  ASSERT_FALSE(s["verdict"]["cooks"].empty()) << show.out;
+  Result text = RunCanju({"puzzles", "show", "--store", dir, j["id"].get<std::string>()});
+  canju::Position start;
+  ASSERT_TRUE(Play(kMateIn5, {}, &start));
+  for (const auto& c : s["verdict"]["cooks"]) {
+    const std::string cook = c.get<std::string>();
+    EXPECT_EQ(s["verdict"]["cooks_check"][cook], "holds") << cook;
+    // In Chinese notation, with its coordinates and its re-check beside it.
+    canju::Move m;
+    ASSERT_TRUE(canju::ParseCoordMove(start, cook, &m).ok()) << cook;
+    EXPECT_NE(text.out.find(canju::MoveToHuman(start, m) + " (" + cook + ", re-checked)"), std::string::npos)
+        << cook << "\n" << text.out;
+  }
+  std::filesystem::remove_all(dir);
+  std::remove(file.c_str());
+}
+
 TEST_F(SolveCommands, VerifyStoresVerdictsAndRetriesTheUnprovenOnes) {
   const std::string dir = ::testing::TempDir() + "canju_verify_store_" + std::to_string(getpid());
   const std::string file = dir + ".fen";
