@@ -110,7 +110,7 @@ if [ "$draws" = 1 ]; then
     KNBPKR    # 第516局
     KNPPKR    # 第521局
     KCNKNP    # 第535局
-    KRCKRP    # 第525局 (1.8 G positions a side, about 22 min, 3.8 GB)
+    KRCKRP    # 第525局 (1.8 G positions a side, about 22 min on 2 threads, 76 min on 1; 3.4-3.8 GB)
   )
 fi
 
