@@ -77,6 +77,8 @@ struct SetStats {
   int by_checks = 0, by_threats = 0, by_full_width = 0, by_tables = 0;  // decided puzzles by kind of proof
   // Claimed wins by how the book's main line ends, and how many of them were confirmed.
   int win_mate = 0, win_mate_confirmed = 0, win_judged = 0, win_judged_confirmed = 0;
+  // The independent re-checks (solver/proof_check.h) of the mates and of the cooks.
+  int mates_hold = 0, mates_incomplete = 0, cooks = 0, cooks_hold = 0, cooks_incomplete = 0;
   double seconds = 0;
   uint64_t nodes = 0;
   std::vector<double> times;
@@ -165,8 +167,10 @@ int main(int argc, char** argv) {
     });
     if (!st.ok()) std::fprintf(stderr, "%s: %s\n", path.c_str(), st.ToString().c_str());
   }
-  std::fprintf(stderr, "solver_bench: %zu puzzles, %.1f %s s each, %d thread(s)%s%s\n", items.size(), seconds,
-               cpu_clock ? "CPU" : "wall-clock", jobs,
+  char seconds_text[32];
+  std::snprintf(seconds_text, sizeof seconds_text, "%.1f s %s", seconds, cpu_clock ? "CPU" : "wall-clock");
+  const std::string budget = nodes > 0 ? std::to_string(nodes) + " nodes" : seconds_text;
+  std::fprintf(stderr, "solver_bench: %zu puzzles, %s each, %d thread(s)%s%s\n", items.size(), budget.c_str(), jobs,
                tb_dir.empty() ? "" : ", tables in ", tb_dir.c_str());
 
   VerifyOptions vo;
@@ -227,6 +231,13 @@ int main(int argc, char** argv) {
     s.refuted += v.kind == VerdictKind::kRefuted;
     s.unproven += v.kind == VerdictKind::kUnproven;
     s.cooked += !v.cooks.empty();
+    s.mates_hold += v.proof_check == 1;
+    s.mates_incomplete += v.proof_check == 0;
+    s.cooks += static_cast<int>(v.cooks.size());
+    for (const int8_t c : v.cooks_check) {
+      s.cooks_hold += c == 1;
+      s.cooks_incomplete += c == 0;
+    }
     s.book_not_best += BookNotBest(it.report);
     s.exact += it.report.solve.mate_exact && v.mate_plies >= 0;
     if (it.report.claimed == Claim::kWin) {
@@ -262,14 +273,17 @@ int main(int argc, char** argv) {
   for (const SetStats& s : sets)
     std::printf("| %s | %d | %d | %d | %d |\n", std::filesystem::path(s.name).filename().string().c_str(), s.by_checks,
                 s.by_threats, s.by_full_width, s.by_tables);
+  std::printf("\n| collection | mates re-checked: hold | incomplete | cooks | cooks re-checked: hold | incomplete |\n|---|---|---|---|---|---|\n");
+  for (const SetStats& s : sets)
+    std::printf("| %s | %d | %d | %d | %d | %d |\n", std::filesystem::path(s.name).filename().string().c_str(),
+                s.mates_hold, s.mates_incomplete, s.cooks, s.cooks_hold, s.cooks_incomplete);
   std::printf("\n| collection | claimed wins whose book line ends in mate | confirmed | claimed wins whose book line stops before mate | confirmed |\n|---|---|---|---|---|\n");
   auto share = [](int part, int whole) { return whole ? 100.0 * part / whole : 0.0; };
   for (const SetStats& s : sets)
     std::printf("| %s | %d | %d (%.1f%%) | %d | %d (%.1f%%) |\n", std::filesystem::path(s.name).filename().string().c_str(),
                 s.win_mate, s.win_mate_confirmed, share(s.win_mate_confirmed, s.win_mate), s.win_judged,
                 s.win_judged_confirmed, share(s.win_judged_confirmed, s.win_judged));
-  std::printf("\nwall time %.0f s with %d thread(s), %.1f s %s budget per puzzle%s%s\n", wall, jobs, seconds,
-              cpu_clock ? "CPU" : "wall-clock",
+  std::printf("\nwall time %.0f s with %d thread(s), %s budget per puzzle%s%s\n", wall, jobs, budget.c_str(),
               tb_dir.empty() ? "" : ", endgame tables from ", tb_dir.c_str());
 
   if (tables && tb_missing > 0) {
