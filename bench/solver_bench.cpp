@@ -77,8 +77,7 @@ struct SetStats {
   int by_checks = 0, by_threats = 0, by_full_width = 0, by_tables = 0;  // decided puzzles by kind of proof
   // Claimed wins by how the book's main line ends, and how many of them were confirmed.
   int win_mate = 0, win_mate_confirmed = 0, win_judged = 0, win_judged_confirmed = 0;
-  // The independent re-checks (solver/proof_check.h) of the mates and of the cooks.
-  int mates_hold = 0, mates_incomplete = 0, cooks = 0, cooks_hold = 0, cooks_incomplete = 0;
+  RecheckCounts rechecks;  // the independent re-checks of the mates and of the cooks
   double seconds = 0;
   uint64_t nodes = 0;
   std::vector<double> times;
@@ -231,13 +230,7 @@ int main(int argc, char** argv) {
     s.refuted += v.kind == VerdictKind::kRefuted;
     s.unproven += v.kind == VerdictKind::kUnproven;
     s.cooked += !v.cooks.empty();
-    s.mates_hold += v.proof_check == 1;
-    s.mates_incomplete += v.proof_check == 0;
-    s.cooks += static_cast<int>(v.cooks.size());
-    for (const int8_t c : v.cooks_check) {
-      s.cooks_hold += c == 1;
-      s.cooks_incomplete += c == 0;
-    }
+    s.rechecks.Add(v);
     s.book_not_best += BookNotBest(it.report);
     s.exact += it.report.solve.mate_exact && v.mate_plies >= 0;
     if (it.report.claimed == Claim::kWin) {
@@ -276,7 +269,8 @@ int main(int argc, char** argv) {
   std::printf("\n| collection | mates re-checked: hold | incomplete | cooks | cooks re-checked: hold | incomplete |\n|---|---|---|---|---|---|\n");
   for (const SetStats& s : sets)
     std::printf("| %s | %d | %d | %d | %d | %d |\n", std::filesystem::path(s.name).filename().string().c_str(),
-                s.mates_hold, s.mates_incomplete, s.cooks, s.cooks_hold, s.cooks_incomplete);
+                s.rechecks.mates_hold, s.rechecks.mates_incomplete, s.rechecks.cooks, s.rechecks.cooks_hold,
+                s.rechecks.cooks_incomplete);
   std::printf("\n| collection | claimed wins whose book line ends in mate | confirmed | claimed wins whose book line stops before mate | confirmed |\n|---|---|---|---|---|\n");
   auto share = [](int part, int whole) { return whole ? 100.0 * part / whole : 0.0; };
   for (const SetStats& s : sets)

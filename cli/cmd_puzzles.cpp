@@ -17,6 +17,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/verdict_json.h"
 #include "importer/importer.h"
 #include "puzzles/position_key.h"
 #include "puzzles/store.h"
@@ -597,12 +598,8 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
                       {"seconds", r.verdict.seconds},             {"verified_at", r.verdict.verified_at},
                       {"solver", r.verdict.solver},
                       {"checked", CheckedClaim(r.verdict.checked)},       {"checked_from", r.verdict.checked_from},
-                      {"proof_check", ProofCheckName(r.verdict.proof_check) ? json(ProofCheckName(r.verdict.proof_check))
-                                                                            : json(nullptr)}};
-      json cooks_check = json::object();
-      for (size_t i = 0; i < r.verdict.cooks.size(); ++i)
-        cooks_check[r.verdict.cooks[i]] = CookCheckName(r.verdict, i) ? json(CookCheckName(r.verdict, i)) : json(nullptr);
-      j["verdict"]["cooks_check"] = cooks_check;
+                      {"proof_check", NameOrNull(ProofCheckName(r.verdict.proof_check))},
+                      {"cooks_check", CooksCheckJson(r.verdict)}};
       json apps = json::array();
       for (const Appearance& a : others)
         apps.push_back({{"id", FormatPuzzleId(a.puzzle.id)},

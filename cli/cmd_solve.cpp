@@ -14,6 +14,7 @@
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/verdict_json.h"
 #include "importer/importer.h"
 #include "puzzles/store.h"
 #include "solver/solver.h"
@@ -199,17 +200,8 @@ std::string ResultSentence(const SolveResult& r) {
 // The independent re-check of the solve's mate: "holds", "incomplete"
 // (its node limit ran out), null when none was made (no mate, a table's or
 // a terminal result). A check that failed withheld the result (see note).
-json ProofCheckJson(const SolveResult& r) {
-  return r.proof_check == solver::CheckStatus::kNotRun ? json(nullptr) : json(solver::CheckStatusName(r.proof_check));
-}
-
-// A verdict's cooks and the re-check of each: {"c3c4": "holds", ...}, null
-// where none was made.
-json CooksCheckJson(const Verdict& v) {
-  json j = json::object();
-  for (size_t i = 0; i < v.cooks.size(); ++i)
-    j[v.cooks[i]] = CookCheckName(v, i) ? json(CookCheckName(v, i)) : json(nullptr);
-  return j;
+json ProofCheckJson(solver::CheckStatus status) {
+  return status == solver::CheckStatus::kNotRun ? json(nullptr) : json(solver::CheckStatusName(status));
 }
 
 json SolveJson(const Position& pos, const SolveResult& r) {
@@ -222,9 +214,7 @@ json SolveJson(const Position& pos, const SolveResult& r) {
   // Each winning first move's re-check (the PV's first: the root's).
   json checks = json::object();
   for (const FirstMove& f : r.first_moves)
-    if (f.result == Claim::kWin)
-      checks[MoveToCoord(v, f.move)] =
-          f.proof_check == solver::CheckStatus::kNotRun ? json(nullptr) : json(solver::CheckStatusName(f.proof_check));
+    if (f.result == Claim::kWin) checks[MoveToCoord(v, f.move)] = ProofCheckJson(f.proof_check);
   j["winning_first_moves_check"] = checks;
   j["nodes"] = r.nodes;
   j["seconds"] = std::round(r.seconds * 1000) / 1000;
@@ -234,7 +224,7 @@ json SolveJson(const Position& pos, const SolveResult& r) {
   j["no_win"] = r.no_win;
   j["no_mate_within"] = r.no_mate_within >= 0 ? json(r.no_mate_within) : json(nullptr);
   j["cooks_scope"] = CooksScopeName(r.cooks_scope);
-  j["proof_check"] = ProofCheckJson(r);
+  j["proof_check"] = ProofCheckJson(r.proof_check);
   j["fen"] = pos.Fen();
   if (!r.note.empty()) j["note"] = r.note;
   return j;
@@ -331,7 +321,7 @@ json VerifyJson(const Job& job) {
   j["mate_plies"] = Plies(v.mate_plies);
   j["mate_exact"] = v.mate_exact == 1;
   j["proof"] = ProofKindName(job.report.solve.proof);
-  j["proof_check"] = ProofCheckJson(job.report.solve);
+  j["proof_check"] = ProofCheckJson(job.report.solve.proof_check);
   j["pv"] = v.pv;
   j["cooks"] = v.cooks;
   j["cooks_check"] = CooksCheckJson(v);  // each cook's re-check, by move
@@ -379,8 +369,7 @@ void PrintVerifyDetails(const Job& job) {
 struct Tally {
   int confirmed = 0, refuted = 0, unproven = 0, cooked = 0, book_not_best = 0, errors = 0;
   int unproven_judged = 0;  // unproven win claims open on the position where the book's line stops
-  // The independent re-checks (solver/proof_check.h): of the mates, of the cooks.
-  int mates_hold = 0, mates_incomplete = 0, cooks = 0, cooks_hold = 0, cooks_incomplete = 0;
+  RecheckCounts rechecks;
   double seconds = 0;
   uint64_t nodes = 0;
   std::vector<double> times;
@@ -391,13 +380,7 @@ struct Tally {
     else ++unproven;
     unproven_judged += j.report.open_on_judged_end;
     if (!v.cooks.empty()) ++cooked;
-    mates_hold += v.proof_check == 1;
-    mates_incomplete += v.proof_check == 0;
-    cooks += static_cast<int>(v.cooks.size());
-    for (const int8_t c : v.cooks_check) {
-      cooks_hold += c == 1;
-      cooks_incomplete += c == 0;
-    }
+    rechecks.Add(v);
     for (const BookDeparture& d : j.report.book)
       if (d.kind == BookDeparture::Kind::kLengthens || d.kind == BookDeparture::Kind::kThrowsWin ||
           d.kind == BookDeparture::Kind::kShortens) {
@@ -425,11 +408,12 @@ void PrintSummary(const Tally& t, size_t total, double wall, FILE* out) {
   std::fprintf(out, "%-22s %6zu\n", "total", total);
   std::fprintf(out, "%s %6d\n", PadRight("cooked (多解)", 22).c_str(), t.cooked);
   std::fprintf(out, "%-22s %6d\n", "book line not best", t.book_not_best);
-  if (t.mates_hold + t.mates_incomplete > 0)
-    std::fprintf(out, "%-22s %6d hold, %d incomplete\n", "mates re-checked", t.mates_hold, t.mates_incomplete);
-  if (t.cooks_hold + t.cooks_incomplete > 0)
-    std::fprintf(out, "%-22s %6d hold, %d incomplete (of %d cooks)\n", "cooks re-checked", t.cooks_hold,
-                 t.cooks_incomplete, t.cooks);
+  const RecheckCounts& rc = t.rechecks;
+  if (rc.mates_hold + rc.mates_incomplete > 0)
+    std::fprintf(out, "%-22s %6d hold, %d incomplete\n", "mates re-checked", rc.mates_hold, rc.mates_incomplete);
+  if (rc.cooks_hold + rc.cooks_incomplete > 0)
+    std::fprintf(out, "%-22s %6d hold, %d incomplete (of %d cooks)\n", "cooks re-checked", rc.cooks_hold,
+                 rc.cooks_incomplete, rc.cooks);
   if (t.errors) std::fprintf(out, "%-22s %6d\n", "unreadable positions", t.errors);
   std::fprintf(out, "solver time %.1f s (median %.2f s), wall %.1f s, %.2f M nodes/s\n", t.seconds, median, wall,
                t.seconds > 0 ? t.nodes / t.seconds / 1e6 : 0.0);

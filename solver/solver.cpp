@@ -435,8 +435,7 @@ void Solver::Impl::FindCooks(Position& pos, const Question& q, SolveResult* r, s
       }
     }
     pos.UndoMove(m, st);
-    if (f.result != Claim::kUnknown || a.status == ProofStatus::kUnknown || f.proof_check == solver::CheckStatus::kFails)
-      r->first_moves.push_back(f);
+    if (a.status != ProofStatus::kDisproven) r->first_moves.push_back(f);  // a win, or undecided
   }
   // Winning moves first (the PV's first), then undecided ones.
   std::stable_sort(r->first_moves.begin(), r->first_moves.end(), [](const FirstMove& a, const FirstMove& b) {

@@ -490,6 +490,7 @@ void VerdictOfSolve(const Position& root, const SolveResult& sr, Claim claim, bo
   v->mate_plies = sr.mate_plies;
   v->mate_exact = sr.mate_plies < 0 ? -1 : sr.mate_exact ? 1 : 0;
   v->cooks_scope = static_cast<int8_t>(sr.cooks_scope);
+  v->proof_check = ProofCheckCode(sr.proof_check);
   for (Move m : sr.pv) v->pv.push_back(MoveToCoord(variant, m));
   for (const FirstMove& f : sr.first_moves)
     if (f.result == Claim::kWin && (sr.pv.empty() || f.move != sr.pv[0])) {
@@ -686,7 +687,6 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   budget.used_s += sr.seconds;
   budget.used_n += sr.nodes;
   VerdictOfSolve(root, sr, claimed, walked_first, walk_variations, &v);
-  v.proof_check = ProofCheckCode(sr.proof_check);
   if (rec.claimed == Claim::kUnknown && claimed != Claim::kUnknown && claimed != options.default_claim)
     v.reason = "claimed " + std::string(ClaimName(claimed)) + ": " + out->claim_from +
                (v.reason.empty() ? "" : "; " + v.reason);

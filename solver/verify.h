@@ -103,6 +103,22 @@ struct VerifyReport {
 // when the record's position cannot be read; otherwise OK whatever the verdict.
 Status VerifyRecord(const Record& record, const VerifyOptions& options, VerifyReport* out);
 
+// The independent re-checks of a run's verdicts, counted (the verify
+// summary table, solver_bench).
+struct RecheckCounts {
+  int mates_hold = 0, mates_incomplete = 0;
+  int cooks = 0, cooks_hold = 0, cooks_incomplete = 0;
+  void Add(const Verdict& v) {
+    mates_hold += v.proof_check == 1;
+    mates_incomplete += v.proof_check == 0;
+    cooks += static_cast<int>(v.cooks.size());
+    for (const int8_t c : v.cooks_check) {
+      cooks_hold += c == 1;
+      cooks_incomplete += c == 0;
+    }
+  }
+};
+
 // Name and version written into Verdict::solver.
 const char* SolverVersion();
 

@@ -161,7 +161,9 @@ TEST(Verify, CooksAreOtherWinningFirstMoves) {
   // each holds, and the verdict keeps one code per cook.
   ASSERT_FALSE(rep.verdict.cooks.empty());
   for (const FirstMove& f : rep.solve.first_moves)
-    if (f.result == Claim::kWin) EXPECT_EQ(f.proof_check, solver::CheckStatus::kHolds) << MoveToCoord(p.variant(), f.move);
+    if (f.result == Claim::kWin) {
+      EXPECT_EQ(f.proof_check, solver::CheckStatus::kHolds) << MoveToCoord(p.variant(), f.move);
+    }
   EXPECT_EQ(rep.verdict.cooks_check, std::vector<int8_t>(rep.verdict.cooks.size(), 1));
 }
 
@@ -188,7 +190,9 @@ TEST(Verify, TheCooksShareOneCheckLimit) {
   ASSERT_FALSE(rep.verdict.cooks.empty());
   EXPECT_EQ(rep.solve.proof_check, solver::CheckStatus::kIncomplete);
   for (const FirstMove& f : rep.solve.first_moves)
-    if (f.result == Claim::kWin) EXPECT_EQ(f.proof_check, solver::CheckStatus::kIncomplete);
+    if (f.result == Claim::kWin) {
+      EXPECT_EQ(f.proof_check, solver::CheckStatus::kIncomplete);
+    }
   EXPECT_EQ(rep.verdict.cooks_check, std::vector<int8_t>(rep.verdict.cooks.size(), 0));
 }
 
