@@ -259,6 +259,7 @@ struct Solver::Impl {
       }
       return best;
     };
+    if (opt.recheck_plies_for_test) plies = opt.recheck_plies_for_test(pos, plies);
     return solver::CheckMate(pos, winner, plies, hint, opt.tablebase, node_limit);
   }
 
@@ -418,6 +419,7 @@ void Solver::Impl::FindCooks(Position& pos, const Question& q, SolveResult* r, s
     Answer a;
     if (!budget->exhausted()) a = Prove(pos, q, 1.0 / static_cast<double>(candidates.size() - i));
     FirstMove f{m, Claim::kUnknown, -1};
+    bool failed_check = false;
     if (a.status == ProofStatus::kProven) {
       f = {m, Claim::kWin, a.length + 1};
       if (check_nodes_left > 0) {
@@ -426,7 +428,7 @@ void Solver::Impl::FindCooks(Position& pos, const Question& q, SolveResult* r, s
         f.proof_check = c.status;
         if (c.status == solver::CheckStatus::kFails) {
           // A fault of the search, as for the root's mate: not a cook.
-          *note << "the cook " << MoveToCoord(pos.variant(), m) << " did not re-check: left undecided; ";
+          failed_check = true;
           f.result = Claim::kUnknown;
           f.mate_plies = -1;
         }
@@ -435,6 +437,9 @@ void Solver::Impl::FindCooks(Position& pos, const Question& q, SolveResult* r, s
       }
     }
     pos.UndoMove(m, st);
+    if (failed_check)
+      *note << "the cook " << MoveToHuman(pos, m) << " (" << MoveToCoord(pos.variant(), m)
+            << ") did not re-check (a defence escapes its mate in " << a.length + 1 << " plies): left undecided; ";
     if (a.status != ProofStatus::kDisproven) r->first_moves.push_back(f);  // a win, or undecided
   }
   // Winning moves first (the PV's first), then undecided ones.

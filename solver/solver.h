@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,6 +50,12 @@ struct SolveOptions {
   // Each proved mate is walked again by an independent bounded search
   // (solver/proof_check.h) with up to this many nodes; 0: not at all.
   uint64_t proof_check_nodes = 2'000'000;
+  // Tests only (fault injection): the plies the re-check is asked to walk
+  // for a mate proved in `plies` from `pos` (unset: `plies`). A shorter
+  // answer stands for a proof the search got wrong, so that the steps that
+  // withhold a failed proof (the root's mate, a cook, the book's line) can
+  // be reached; no known fault of the search reaches them.
+  std::function<int(const Position& pos, int plies)> recheck_plies_for_test;
   const std::atomic<bool>* stop = nullptr;  // set from another thread to stop
   const TablebaseOracle* tablebase = nullptr;  // not owned; may be null
 };

@@ -157,6 +157,22 @@ TEST(ProofCheck, TheSolverReChecksItsMates) {
   EXPECT_EQ(Solve(p, o).proof_check, CheckStatus::kNotRun);
 }
 
+TEST(ProofCheck, ASolveWhoseMateFailsItsReCheckIsWithheld) {
+  // The whole path through Solve: the root's re-check is asked for two
+  // plies fewer than the proof (SolveOptions::recheck_plies_for_test, the
+  // fault injected), so the check finds an escape and the win is withheld.
+  SolveOptions o;
+  o.max_seconds = 0;
+  o.max_nodes = 500'000;
+  o.recheck_plies_for_test = [](const Position&, int plies) { return plies - 2; };
+  const SolveResult r = Solve(Pos("xiangqi", "3a1kb2/7C1/3a1N3/9/9/9/9/6R2/9/4K4 w"), o);
+  EXPECT_EQ(r.result, Claim::kUnknown);
+  EXPECT_EQ(r.mate_plies, -1);
+  EXPECT_TRUE(r.pv.empty());
+  EXPECT_EQ(r.proof_check, CheckStatus::kFails);
+  EXPECT_NE(r.note.find("result withheld"), std::string::npos) << r.note;
+}
+
 TEST(ProofCheck, AFailedCheckWithholdsTheResult) {
   // No known fault of the search reaches this step, so it is given a real
   // failed check: the mate in 5 claimed as a mate in 3.

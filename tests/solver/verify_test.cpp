@@ -2,10 +2,12 @@
 // book's main line, each departure confirmed by a brute-force minimax.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "solver/verify.h"
+#include "variants/notation.h"
 #include "variants/registry.h"
 
 namespace canju {
@@ -196,6 +198,45 @@ TEST(Verify, TheCooksShareOneCheckLimit) {
   EXPECT_EQ(rep.verdict.cooks_check, std::vector<int8_t>(rep.verdict.cooks.size(), 0));
 }
 
+TEST(Verify, ACookWhoseMateFailsItsReCheckIsLeftUndecided) {
+  // No known fault of the search gives a cook a mate that does not hold, so
+  // one is injected: each cook's re-check is asked for a mate in 0 plies
+  // from the position after the cook (SolveOptions::recheck_plies_for_test),
+  // the root's mate is checked as proved.
+  VerifyReport plain;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), Quick(), &plain).ok());
+  ASSERT_EQ(plain.verdict.kind, VerdictKind::kConfirmed);
+  ASSERT_FALSE(plain.verdict.cooks.empty());
+  const Position root = Pos(kMateIn5);
+  VerifyOptions o = Quick();
+  o.solve.recheck_plies_for_test = [&](const Position& p, int plies) {
+    return p.key() == root.key() ? plies : 0;
+  };
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), o, &rep).ok());
+  // The claim and its mate stand; no cook is reported, and each move that
+  // was one is kept as an undecided first move whose check failed, named in
+  // the note in both notations.
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kConfirmed);
+  EXPECT_EQ(rep.verdict.mate_plies, plain.verdict.mate_plies);
+  EXPECT_EQ(rep.solve.proof_check, solver::CheckStatus::kHolds);
+  EXPECT_TRUE(rep.verdict.cooks.empty());
+  EXPECT_TRUE(rep.verdict.cooks_check.empty());
+  EXPECT_EQ(rep.solve.WinningFirstMoves().size(), 1u);
+  for (const std::string& cook : plain.verdict.cooks) {
+    Move m;
+    ASSERT_TRUE(ParseCoordMove(root, cook, &m).ok()) << cook;
+    const auto f = std::find_if(rep.solve.first_moves.begin(), rep.solve.first_moves.end(),
+                                [&](const FirstMove& x) { return x.move == m; });
+    ASSERT_NE(f, rep.solve.first_moves.end()) << cook;
+    EXPECT_EQ(f->result, Claim::kUnknown) << cook;
+    EXPECT_EQ(f->mate_plies, -1) << cook;
+    EXPECT_EQ(f->proof_check, solver::CheckStatus::kFails) << cook;
+    const std::string named = "the cook " + MoveToHuman(root, m) + " (" + cook + ") did not re-check";
+    EXPECT_NE(rep.solve.note.find(named), std::string::npos) << rep.solve.note;
+  }
+}
+
 TEST(Verify, BookMovesThatLengthenTheMateAreFlagged) {
   // Find a winning first move that is slower than the best (brute force),
   // and give it as the book's move.
@@ -331,6 +372,26 @@ TEST(Verify, AnUndecidedWinIsConfirmedWhenTheBooksMateHolds) {
   // Without the book the same budget leaves it open.
   ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), UndecidedSolveWithReserve(), &rep).ok());
   EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven);
+}
+
+TEST(Verify, ABookMateWhoseReCheckFailsLeavesTheClaimUnproven) {
+  // The book's mate holds, but its re-check is asked for two plies fewer (a
+  // fault injected through SolveOptions::recheck_plies_for_test): the claim
+  // is not confirmed, and the book's audit says why.
+  VerifyReport best;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), Quick(), &best).ok());
+  ASSERT_EQ(best.verdict.pv.size(), 5u);
+  VerifyOptions o = UndecidedSolveWithReserve();
+  o.solve.recheck_plies_for_test = [](const Position&, int plies) { return plies - 2; };
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin, best.verdict.pv), o, &rep).ok());
+  EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven) << rep.verdict.reason;
+  EXPECT_EQ(rep.verdict.mate_plies, -1);
+  EXPECT_EQ(rep.solve.proof_check, solver::CheckStatus::kFails);
+  const auto said = std::find_if(rep.book.begin(), rep.book.end(), [](const BookDeparture& d) {
+    return d.text.find("did not re-check: a defence escapes") != std::string::npos;
+  });
+  EXPECT_NE(said, rep.book.end());
 }
 
 TEST(Verify, AnUndecidedWinAllowsTheBookLongerDefences) {
