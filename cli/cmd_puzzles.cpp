@@ -659,7 +659,10 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
           level->push_back(MoveNode{mv, "", {}});
           level = &level->back().next;
         }
-        out += Wrap("Best play: " + TreeWriter(!*iccs).Write(pos, line), 76, "  ");
+        // Best play only where the length is proved shortest; otherwise the
+        // proof's (or the book's) winning line.
+        const char* label = vd.mate_exact == 1 ? "Best play: " : "Winning line (not proved best play): ";
+        out += Wrap(label + TreeWriter(!*iccs).Write(pos, line), 76, "  ");
       }
       if (!vd.cooks.empty()) {
         std::string cooks;

@@ -497,8 +497,10 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
       if (r.pn == 0) tt_->StoreProof(key, r.len, proof_move, work);
       else tt_->StoreDisproof(key, depth, work);
     } else {
-      // Decided only on this path: a strong hint, not a fact.
-      tt_->StoreNumbers(key, depth, r.pn == 0 ? 1 : kBig, r.pn == 0 ? kBig : 1, work);
+      // Decided only on this path: a strong hint, not a fact. A proof's move
+      // is kept as a hint for the re-check, which walks this path again.
+      tt_->StoreNumbers(key, depth, r.pn == 0 ? 1 : kBig, r.pn == 0 ? kBig : 1, work,
+                        r.pn == 0 ? proof_move : 0);
     }
   } else {
     tt_->StoreNumbers(key, depth, r.pn, r.dn, work);

@@ -222,6 +222,109 @@ struct Solver::Impl {
     return upper;
   }
 
+  // The table's move for `winner` at `p` and the length of its proof, over
+  // the three kinds of question (the shortest proof): *len is kNoProof when
+  // none is known. Without a proof, the move that proved the position on one
+  // path only (a win by the defender's perpetual check: the search kept no
+  // fact there), taken as fitting (*len 0): the re-check and the proof's
+  // line walk such a path again, and a search without the path could not
+  // add to it.
+  Move KnownProof(const Position& p, Color winner, uint16_t* len) const {
+    Move best, path_move;
+    *len = kNoProof;
+    for (const Mode mode : {Mode::kChecks, Mode::kThreats, Mode::kAll}) {
+      uint16_t pl;
+      int16_t dd;
+      Move m;
+      prover->Facts(p, {winner, mode, kUnbounded}, &pl, &dd, &m);
+      if (m.is_none()) continue;
+      if (pl == kNoProof) {
+        if (path_move.is_none()) path_move = m;
+      } else if (pl < *len) {
+        *len = pl, best = m;
+      }
+    }
+    if (best.is_none() && !path_move.is_none()) *len = 0, best = path_move;
+    return best;
+  }
+
+  // For a win whose length is only an upper bound: the line of its proof as
+  // the table holds it, from facts alone (no search) — each winner's move
+  // the table's proof move, each defence the one whose known proof is the
+  // longest. Not proved best play; it stops where the table has lost a
+  // proof (a defence with no known proof: the longest one is not known).
+  std::vector<Move> ProofLine(const Position& root, Color winner, int plies) const {
+    std::vector<Move> line;
+    Position pos = root;
+    std::vector<StateInfo> states(static_cast<size_t>(std::max(plies, 0)));
+    MoveList moves;
+    for (int d = plies; d > 0; --d) {
+      pos.GenerateLegal(&moves);
+      if (moves.empty()) break;
+      Move chosen;
+      if (pos.side_to_move() == winner) {
+        uint16_t len;
+        const Move m = KnownProof(pos, winner, &len);
+        if (!m.is_none() && moves.contains(m)) chosen = m;
+      } else {
+        int longest = -1;
+        for (Move m : moves) {
+          StateInfo st;
+          pos.DoMove(m, &st);
+          uint16_t len;
+          const Move reply = KnownProof(pos, winner, &len);
+          pos.UndoMove(m, st);
+          if (reply.is_none()) {  // this defence's proof is lost: the longest is not known
+            chosen = Move();
+            break;
+          }
+          if (static_cast<int>(len) > longest) longest = len, chosen = m;
+        }
+      }
+      if (chosen.is_none()) break;
+      line.push_back(chosen);
+      pos.DoMove(chosen, &states[line.size() - 1]);
+    }
+    return line;
+  }
+
+  // The line of a decided result: best play as far as it was proved (the
+  // whole line where the length is exact and the budget allowed), then the
+  // proof's line — for a length that is only an upper bound, the whole line.
+  void CompleteLine(const Position& pos, SolveResult* r, std::ostringstream* note) const {
+    const size_t best_part = r->pv.size();
+    if (!EndsInMate(pos, r->pv)) ExtendWithProofLine(pos, decided.attacker, r->mate_plies, &r->pv);
+    const bool mates = EndsInMate(pos, r->pv);
+    if (!r->mate_exact && opt.shortest) {
+      *note << "shortest mate not proved within the budget (" << r->mate_plies << " plies is an upper bound"
+            << (r->pv.empty() ? "" : "; the line is the proof's, not proved best play") << "); ";
+    } else if (!r->mate_exact) {
+      if (!r->pv.empty()) *note << "the line is the proof's, not proved best play (shortest mate not searched); ";
+    } else if (r->pv.size() > best_part) {
+      // Cut short by the budget, or resting on the defender's perpetual
+      // check, which a search from the line's position alone cannot see.
+      *note << "best play proved for the first " << best_part << " plies of the line, the rest is the proof's; ";
+    }
+    if (!r->pv.empty() && !mates) *note << "the line stops before mate; ";
+    else if (r->pv.empty()) *note << "no line: the table lost the proof; ";
+  }
+
+  // Whether `line` from `root` ends with the side to move lost.
+  static bool EndsInMate(const Position& root, const std::vector<Move>& line) {
+    Position p = root;
+    std::vector<StateInfo> states(line.size());
+    for (size_t i = 0; i < line.size(); ++i) p.DoMove(line[i], &states[i]);
+    return Lost(p);
+  }
+
+  // `line` from `root` (a mate within `plies`) continued by the proof's line.
+  void ExtendWithProofLine(const Position& root, Color winner, int plies, std::vector<Move>* line) const {
+    Position p = root;
+    std::vector<StateInfo> states(line->size());
+    for (size_t i = 0; i < line->size(); ++i) p.DoMove((*line)[i], &states[i]);
+    for (Move m : ProofLine(p, winner, plies - static_cast<int>(line->size()))) line->push_back(m);
+  }
+
   // Walks a mate of `plies` for `winner` again (solver/proof_check.h) with
   // this solver's proof moves as hints. Where the table has lost a
   // position's proof move (a full table replaces entries) or holds only a
@@ -233,18 +336,10 @@ struct Solver::Impl {
     Budget refill_budget(node_limit, 0, opt.stop);
     Prover refill(&tt, &refill_budget, opt.tablebase);
     refill.set_material_weight(opt.material_weight);
-    // The table's shortest proof move, and whether that proof fits in `plies`.
     auto known = [&](const Position& p, int plies_left, bool* fits) {
-      Move best;
-      uint16_t best_len = kNoProof;
-      for (const Mode mode : {Mode::kChecks, Mode::kThreats, Mode::kAll}) {
-        uint16_t pl;
-        int16_t dd;
-        Move m;
-        prover->Facts(p, {winner, mode, kUnbounded}, &pl, &dd, &m);
-        if (pl != kNoProof && pl < best_len && !m.is_none()) best_len = pl, best = m;
-      }
-      *fits = best_len <= plies_left;
+      uint16_t len;
+      const Move best = KnownProof(p, winner, &len);
+      *fits = len <= plies_left;
       return best;
     };
     const solver::MateHint hint = [&](const Position& p, int plies_left) {
@@ -545,8 +640,6 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
       r.mate_plies = Tighten(pos, decided, length, &exact, 0.6);
       r.mate_exact = exact;
       if (exact) r.pv = BestLine(pos, r.mate_plies);
-      if (!exact) note << "shortest mate not proved within the budget (" << r.mate_plies << " plies is an upper bound); ";
-      else if (static_cast<int>(r.pv.size()) != r.mate_plies) note << "principal variation cut short by the budget; ";
     }
     if (r.proof == ProofKind::kFullWidth && r.mate_exact) r.no_mate_within = r.mate_plies - 2;
     Question cooks = decided;
@@ -572,6 +665,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
         r.no_mate_within = depth;
       }
     }
+    CompleteLine(pos, &r, &note);
     if (opt.proof_check_nodes > 0) CheckProof(pos, won ? us : them, &r, &note);
     if (r.result == Claim::kUnknown) won = lost = have_decided = false;  // withheld by the re-check: no cooks, no distances
     if (won && opt.cooks) FindCooks(pos, cooks, &r, &note);

@@ -110,8 +110,10 @@ namespace {
 uint32_t AddWork(uint32_t a, uint32_t b) { return a > ~b ? ~uint32_t{0} : a + b; }
 }  // namespace
 
-void TranspositionTable::StoreNumbers(uint64_t key, uint16_t depth, uint32_t pn, uint32_t dn, uint32_t work) {
+void TranspositionTable::StoreNumbers(uint64_t key, uint16_t depth, uint32_t pn, uint32_t dn, uint32_t work,
+                                      uint32_t path_move) {
   TTEntry* e = Slot(key);
+  if (path_move && e->proof_len == kNoProof) e->best = path_move;
   e->depth = depth;
   e->pn = pn;
   e->dn = dn;

@@ -26,7 +26,10 @@ struct TTEntry {
   uint64_t key = 0;
   uint32_t pn = 0, dn = 0;        // heuristic numbers at `depth`
   uint32_t work = 0;              // nodes spent below (replacement priority)
-  uint32_t best = 0;              // raw move that proves it (OR node), 0 if none
+  // Raw move that proves it (OR node), 0 if none; without a proof_len, the
+  // move that proved it on one path only (a repetition above it): a hint
+  // for the re-check (solver/proof_check.h), never a fact.
+  uint32_t best = 0;
   uint16_t proof_len = kNoProof;  // mate within this many plies
   int16_t disproof_depth = kNoDisproof;  // no mate within this many plies
   uint16_t depth = 0;             // depth at which pn/dn were measured
@@ -58,8 +61,10 @@ class TranspositionTable {
   // Known proof length (kNoProof if none) and disproof depth of a position.
   void Facts(uint64_t key, uint16_t* proof_len, int16_t* disproof_depth, uint32_t* best) const;
 
-  // Records heuristic numbers measured at `depth`.
-  void StoreNumbers(uint64_t key, uint16_t depth, uint32_t pn, uint32_t dn, uint32_t work);
+  // Records heuristic numbers measured at `depth`, and where they stand
+  // for a proof on one path only, the move that proved it (`path_move`;
+  // kept only while the position has no proof of its own).
+  void StoreNumbers(uint64_t key, uint16_t depth, uint32_t pn, uint32_t dn, uint32_t work, uint32_t path_move = 0);
   // Records a proof of length `len` (keeps the shorter one) and its move.
   void StoreProof(uint64_t key, uint16_t len, uint32_t best_move, uint32_t work);
   // Records "no mate within `depth` plies" (keeps the deeper one).

@@ -1,6 +1,7 @@
 #include "solver/verify.h"
 
 #include <algorithm>
+#include <climits>
 #include <cctype>
 #include <ctime>
 #include <memory>
@@ -492,8 +493,17 @@ void VerdictOfSolve(const Position& root, const SolveResult& sr, Claim claim, bo
   v->cooks_scope = static_cast<int8_t>(sr.cooks_scope);
   v->proof_check = ProofCheckCode(sr.proof_check);
   for (Move m : sr.pv) v->pv.push_back(MoveToCoord(variant, m));
+  // The line's first move is the solution, the other winning ones cooks;
+  // without a line, the winning first move with the shortest mate is taken
+  // as the solution (it is not a cook of itself).
+  Move main_move = sr.pv.empty() ? Move() : sr.pv[0];
+  if (main_move.is_none()) {
+    int shortest = INT_MAX;
+    for (const FirstMove& f : sr.first_moves)
+      if (f.result == Claim::kWin && f.mate_plies >= 0 && f.mate_plies < shortest) shortest = f.mate_plies, main_move = f.move;
+  }
   for (const FirstMove& f : sr.first_moves)
-    if (f.result == Claim::kWin && (sr.pv.empty() || f.move != sr.pv[0])) {
+    if (f.result == Claim::kWin && f.move != main_move) {
       v->cooks.push_back(MoveToCoord(variant, f.move));
       v->cooks_check.push_back(ProofCheckCode(f.proof_check));
     }

@@ -326,7 +326,10 @@ function renderVerdict() {
     return;
   }
   const moveList = (moves) => moves.map((m) => m.text || m.move).join(' ');
-  if (v.pv.length) box.append(el('p', {}, el('b', { text: 'Best line 主变: ' }), moveList(v.pv)));
+  // A line whose length is proved shortest is best play; otherwise it is
+  // the proof's (or the book's) winning line.
+  const lineLabel = v.mate_exact === true ? 'Best line 主变: ' : 'Winning line 胜线 (not proved best play): ';
+  if (v.pv.length) box.append(el('p', { id: 'line' }, el('b', { text: lineLabel }), moveList(v.pv)));
   if (v.cooks.length) {
     box.append(el('p', { id: 'cooks' }, el('b', { text: 'Cooks 多解: ' }),
                   'other winning first moves: ' + v.cooks.map((m) => (m.text || m.move) + cookCheckMark(m)).join('、')));

@@ -80,6 +80,46 @@ TEST(ProofCheck, TheDefendersPerpetualCheckLoses) {
   EXPECT_EQ(CheckMate(q, kFirst, 5, {}, nullptr, 0).status, CheckStatus::kFails);
 }
 
+TEST(ProofCheck, AWinByTheDefendersPerpetualCheckKeepsItsMovesAsHints) {
+  // The mate in 5 rests on the defender's perpetual check losing: after
+  // 车四进一 车５平６ (d7d8 e1e0) the proof holds on this path only (the
+  // cycle goes back above that position), so the search keeps no fact
+  // there, only the move that proved it — the hint the re-check needs to
+  // walk the same path (a search from that position alone, without the
+  // path, finds no mate within the plies left).
+  const Position root = Pos("xiangqi", "4k4/9/3R5/9/9/9/9/8R/4r4/5K3 w");
+  solver::TranspositionTable tt(size_t{1} << 20);
+  solver::Budget budget(0, 0);
+  solver::Prover prover(&tt, &budget);
+  Position q = root;
+  const solver::Question all{kFirst, solver::Mode::kAll, 5};
+  const solver::Answer a = prover.Prove(q, all);
+  ASSERT_EQ(a.status, solver::ProofStatus::kProven);
+  ASSERT_EQ(a.length, 5);
+  Position after = root;
+  StateInfo st[2];
+  Move m;
+  ASSERT_TRUE(ParseCoordMove(after, "d7d8", &m).ok());
+  after.DoMove(m, &st[0]);
+  ASSERT_TRUE(ParseCoordMove(after, "e1e0", &m).ok());
+  after.DoMove(m, &st[1]);
+  uint16_t proof_len;
+  int16_t disproof_depth;
+  Move hint;
+  prover.Facts(after, all, &proof_len, &disproof_depth, &hint);
+  EXPECT_EQ(proof_len, solver::kNoProof);
+  ASSERT_FALSE(hint.is_none());
+  MoveList legal;
+  after.GenerateLegal(&legal);
+  EXPECT_TRUE(legal.contains(hint)) << MoveToCoord(after.variant(), hint);
+  // Without the path there is no mate within the 3 plies left.
+  solver::TranspositionTable fresh_tt(size_t{1} << 20);
+  solver::Prover fresh(&fresh_tt, &budget);
+  Position alone;
+  ASSERT_TRUE(Position::FromFen(root.variant(), after.Fen(), &alone).ok());
+  EXPECT_EQ(fresh.Prove(alone, {kFirst, solver::Mode::kAll, 3}).status, solver::ProofStatus::kDisproven);
+}
+
 TEST(ProofCheck, AMisleadingHintCostsNodesNotTheAnswer) {
   const Position p = Pos("xiangqi", "3a1kb2/7C1/3a1N3/9/9/9/9/6R2/9/4K4 w");
   // A hint that names the last legal move (rarely the mating one), and one

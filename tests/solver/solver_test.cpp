@@ -308,6 +308,51 @@ TEST(Solver, BoundedSearchAgreesWithBruteForce) {
   EXPECT_GT(mates, 0);
 }
 
+TEST(Solver, AWinWithoutItsShortestMateStillHasTheProofsLine) {
+  // Without the tightening the length is the proof's, an upper bound; the
+  // line is the proof's too: legal, ending in mate within that length, and
+  // after each of its defences the winner still mates in the plies left
+  // (brute force).
+  SolveOptions o = Quick();
+  o.shortest = false;
+  const Position p = Pos("xiangqi", "3a1kb2/7C1/3a1N3/9/9/9/9/6R2/9/4K4 w");
+  const SolveResult r = Solve(p, o);
+  ASSERT_EQ(r.result, Claim::kWin);
+  EXPECT_FALSE(r.mate_exact);
+  ASSERT_FALSE(r.pv.empty());
+  EXPECT_LE(static_cast<int>(r.pv.size()), r.mate_plies);
+  EXPECT_TRUE(LineEndsInMate(p, r.pv));
+  Position q = p;
+  std::vector<StateInfo> states(r.pv.size());
+  for (size_t i = 0; i < r.pv.size(); ++i) {
+    q.DoMove(r.pv[i], &states[i]);
+    const int left = r.mate_plies - static_cast<int>(i) - 1;
+    if (i % 2 == 1 && left <= 5) {
+      EXPECT_TRUE(MatesWithin(q, left)) << "after ply " << i + 1;
+    }
+  }
+  EXPECT_NE(r.note.find("the line is the proof's"), std::string::npos) << r.note;
+}
+
+TEST(Solver, AMateThatRestsOnTheDefendersPerpetualCheckHasItsWholeLine) {
+  // After 车六进一 车５进１ the mate rests on Black's perpetual check losing,
+  // which a search from the line's position alone cannot see: best play is
+  // proved for two plies, the proof's line (its moves kept as path hints)
+  // goes on to the mate.
+  const Position p = Pos("xiangqi", "4k4/9/3R5/9/9/9/9/8R/4r4/5K3 w");
+  SolveOptions o = Quick();
+  o.cooks = false;
+  const SolveResult r = Solve(p, o);
+  ASSERT_EQ(r.result, Claim::kWin);
+  ASSERT_EQ(r.mate_plies, 5);
+  EXPECT_TRUE(r.mate_exact);
+  EXPECT_EQ(r.pv.size(), 5u);
+  EXPECT_TRUE(LineEndsInMate(p, r.pv));
+  EXPECT_NE(r.note.find("best play proved for the first 2 plies of the line, the rest is the proof's"),
+            std::string::npos)
+      << r.note;
+}
+
 TEST(Solver, StalemateFollowsTheRules) {
   // Xiangqi: the stalemated side loses; chess: it is a draw.
   const SolveResult x = Solve(Pos("xiangqi", "3k5/R8/9/9/9/9/9/9/4RK3/9 b"), Quick());

@@ -34,6 +34,29 @@ TEST(TranspositionTable, SizesAreWholeBucketsWithAFloorOf64KiB) {
   EXPECT_EQ(TranspositionTable(1).entries(), (size_t{64} << 10) / sizeof(TTEntry));
 }
 
+TEST(TranspositionTable, APathMoveIsAHintThatAProofReplaces) {
+  // A move that proved a position on one path only is kept as its best
+  // move while it has no proof of its own; a proof's move replaces it, and
+  // a later path move does not replace a proof's.
+  TranspositionTable tt(size_t{1} << 20);
+  const uint64_t key = KeyOf(7);
+  uint16_t proof_len;
+  int16_t disproof_depth;
+  uint32_t best;
+  tt.StoreNumbers(key, 5, 1, 1'000'000, 3, 1234);
+  tt.Facts(key, &proof_len, &disproof_depth, &best);
+  EXPECT_EQ(proof_len, kNoProof);
+  EXPECT_EQ(best, 1234u);
+  tt.StoreNumbers(key, 5, 2, 2, 3);  // numbers alone keep the hint
+  tt.Facts(key, &proof_len, &disproof_depth, &best);
+  EXPECT_EQ(best, 1234u);
+  tt.StoreProof(key, 7, 5678, 3);
+  tt.StoreNumbers(key, 5, 1, 1'000'000, 3, 1234);
+  tt.Facts(key, &proof_len, &disproof_depth, &best);
+  EXPECT_EQ(proof_len, 7);
+  EXPECT_EQ(best, 5678u);
+}
+
 // A table below a huge page (no alignment slack) and one of several.
 class TableSizes : public ::testing::TestWithParam<size_t> {};
 
