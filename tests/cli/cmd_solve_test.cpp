@@ -309,6 +309,9 @@ TEST_F(SolveCommands, PuzzlesShowNamesEachCookAndItsReCheck) {
   ASSERT_TRUE(s.is_object()) << show.out;
   ASSERT_FALSE(s["verdict"]["cooks"].empty()) << show.out;
   Result text = RunCanju({"puzzles", "show", "--store", dir, j["id"].get<std::string>()});
+  // The shortest mate is proved: its line is called best play.
+  ASSERT_EQ(s["verdict"]["mate_exact"], true) << show.out;
+  EXPECT_NE(text.out.find("Best play: "), std::string::npos) << text.out;
   canju::Position start;
   ASSERT_TRUE(Play(kMateIn5, {}, &start));
   for (const auto& c : s["verdict"]["cooks"]) {

@@ -369,6 +369,9 @@ TEST_F(BrowserTest, BrowsesCollectionsAndStepsThroughASolution) {
             std::string::npos);
   EXPECT_NE(browser_.Script("return document.getElementById('cooks').textContent;").get<std::string>().find("车五平六 (re-checked 复核)"),
             std::string::npos);
+  // A line of a proved shortest length is best play (otherwise "winning line").
+  EXPECT_NE(browser_.Script("return document.getElementById('line').textContent;").get<std::string>().find("Best line 主变"),
+            std::string::npos);
 
   // Forward through the main line with the button.
   const int m1 = Child(puzzle, 0, "e1d1");

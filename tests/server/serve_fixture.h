@@ -66,6 +66,7 @@ inline std::vector<Record> ServeTestRecords() {
   a.verdict.kind = VerdictKind::kConfirmed;
   a.verdict.proven = Claim::kWin;
   a.verdict.mate_plies = 1;
+  a.verdict.mate_exact = 1;
   a.verdict.pv = {"e1e8"};
   a.verdict.cooks = {"e1d1"};
   a.verdict.cooks_check = {1};
