@@ -251,8 +251,9 @@ struct Solver::Impl {
   // For a win whose length is only an upper bound: the line of its proof as
   // the table holds it, from facts alone (no search) — each winner's move
   // the table's proof move, each defence the one whose known proof is the
-  // longest. Not proved best play; it stops where the table has lost a
-  // proof (a defence with no known proof: the longest one is not known).
+  // longest; from a position the endgame tables value, their line. Not
+  // proved best play; it stops where the table has lost a proof (a defence
+  // with no known proof: the longest one is not known).
   std::vector<Move> ProofLine(const Position& root, Color winner, int plies) const {
     std::vector<Move> line;
     Position pos = root;
@@ -261,6 +262,12 @@ struct Solver::Impl {
     for (int d = plies; d > 0; --d) {
       pos.GenerateLegal(&moves);
       if (moves.empty()) break;
+      TablebaseValue tv;
+      if (opt.tablebase && opt.tablebase->Probe(pos, &tv) && tv.dtm >= 0 &&
+          tv.result == (pos.side_to_move() == winner ? Claim::kWin : Claim::kLoss)) {
+        for (Move m : TableLine(pos, tv.dtm)) line.push_back(m);
+        break;
+      }
       Move chosen;
       if (pos.side_to_move() == winner) {
         uint16_t len;

@@ -206,6 +206,22 @@ TEST_F(Tables, TableLeavesReachAWinTheSearchAloneCannot) {
   EXPECT_EQ(tv.dtm, r.mate_plies - 1);
 }
 
+TEST_F(Tables, TheProofsLineGoesOnThroughTheTables) {
+  // Without the shortest-mate search the line is the proof's: its capture
+  // leads into KNKA, and from there the line is the table's, to mate.
+  const Position p = Pos("9/9/3ak4/9/9/9/9/9/2p6/N2K5 w");
+  SolveOptions o = WithTables(50'000, 8);
+  o.cooks = false;
+  o.shortest = false;
+  const SolveResult r = Solve(p, o);
+  ASSERT_EQ(r.result, Claim::kWin) << r.note;
+  EXPECT_FALSE(r.mate_exact);
+  ASSERT_FALSE(r.pv.empty()) << r.note;
+  EXPECT_TRUE(ReplaysToMate(p, r.pv)) << r.note;
+  EXPECT_LE(static_cast<int>(r.pv.size()), r.mate_plies);
+  EXPECT_EQ(r.note.find("stops before mate"), std::string::npos) << r.note;
+}
+
 TEST_F(Tables, TightenedMateBoundsMeetTheTables) {
   // 马胜单士 positions solved by the search alone (no table at the root or
   // the leaves), their distances read from the KNKA table. A proved bound
