@@ -204,22 +204,17 @@ TEST_F(Tables, TableLeavesReachAWinTheSearchAloneCannot) {
   ASSERT_TRUE(oracle_->Probe(after, &tv));
   EXPECT_EQ(tv.result, Claim::kLoss);
   EXPECT_EQ(tv.dtm, r.mate_plies - 1);
-}
 
-TEST_F(Tables, TheProofsLineGoesOnThroughTheTables) {
-  // Without the shortest-mate search the line is the proof's: its capture
-  // leads into KNKA, and from there the line is the table's, to mate.
-  const Position p = Pos("9/9/3ak4/9/9/9/9/9/2p6/N2K5 w");
-  SolveOptions o = WithTables(50'000, 8);
-  o.cooks = false;
+  // Without the shortest-mate search the line is the proof's: the capture,
+  // then from the table's position the table's line, to mate.
   o.shortest = false;
-  const SolveResult r = Solve(p, o);
-  ASSERT_EQ(r.result, Claim::kWin) << r.note;
-  EXPECT_FALSE(r.mate_exact);
-  ASSERT_FALSE(r.pv.empty()) << r.note;
-  EXPECT_TRUE(ReplaysToMate(p, r.pv)) << r.note;
-  EXPECT_LE(static_cast<int>(r.pv.size()), r.mate_plies);
-  EXPECT_EQ(r.note.find("stops before mate"), std::string::npos) << r.note;
+  const SolveResult proof = Solve(p, o);
+  ASSERT_EQ(proof.result, Claim::kWin) << proof.note;
+  EXPECT_FALSE(proof.mate_exact);
+  ASSERT_FALSE(proof.pv.empty()) << proof.note;
+  EXPECT_TRUE(ReplaysToMate(p, proof.pv)) << proof.note;
+  EXPECT_LE(static_cast<int>(proof.pv.size()), proof.mate_plies);
+  EXPECT_EQ(proof.note.find("stops before mate"), std::string::npos) << proof.note;
 }
 
 TEST_F(Tables, TightenedMateBoundsMeetTheTables) {
