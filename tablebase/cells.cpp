@@ -3,6 +3,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <new>
 
 namespace canju::tb {
@@ -14,6 +15,20 @@ void ZeroedBuffer::Allocate(size_t bytes) {
   if (p == MAP_FAILED) throw std::bad_alloc();
   data_ = static_cast<uint8_t*>(p);
   size_ = bytes;
+}
+
+std::vector<uint64_t> BigDistanceLists::Take(int d) {
+  std::vector<uint64_t> all;
+  for (Shard& sh : shards_) {
+    std::lock_guard<std::mutex> lock(sh.mu);
+    if (sh.by_level.size() <= static_cast<size_t>(d)) continue;
+    std::vector<uint64_t>& level = sh.by_level[static_cast<size_t>(d)];
+    all.insert(all.end(), level.begin(), level.end());
+    std::vector<uint64_t>().swap(level);
+  }
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  return all;
 }
 
 void ZeroedBuffer::Release() {

@@ -24,6 +24,7 @@
 // hash map keyed by side and entry.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -39,14 +40,16 @@ class DtmCodes {
  public:
   static constexpr uint8_t kIllegal = 0, kDraw = 1, kWinUnknown = 2, kBigDist = 255;
 
-  void Init(int counters, int rule_counters) {
+  // max_dist: the longest distance kept in a cell at most (tests; the
+  // longer ones go to the overflow map like those beyond the codes).
+  void Init(int counters, int rule_counters, int max_dist = 1 << 20) {
     c_ = counters;
     r_ = rule_counters;
     big_counter_ = static_cast<uint8_t>(4 + counters);
     rule_counter0_ = static_cast<uint8_t>(5 + counters);
     big_rule_counter_ = static_cast<uint8_t>(rule_counter0_ + rule_counters);
     base_ = big_rule_counter_ + 1;
-    max_dist_ = 2 * ((254 - 2 - base_) / 3) + 1;
+    max_dist_ = std::min(2 * ((254 - 2 - base_) / 3) + 1, max_dist | 1);
     for (int x = 0; x < 256; ++x) {
       dist_[x] = -1;
       rule_[x] = false;
@@ -430,6 +433,37 @@ class Overflow {
   };
   static uint64_t Key(Color s, uint64_t i) { return i << 1 | s; }
   Shard& shard(uint64_t key) { return shards_[(key * 0x9E3779B97F4A7C15ULL) >> 58]; }
+  std::array<Shard, 64> shards_;
+};
+
+// The entries whose distance does not fit in a cell (kept in the overflow
+// map), listed by that distance: a propagation level beyond the cells'
+// distance codes takes its entries from here instead of scanning every
+// cell for the big-distance code and reading each one's distance from the
+// map. A long tail of such levels made KCNKNP's propagation many times
+// slower than KRCKRP's (docs/performance.md, round of stop 28). An entry
+// whose distance later got shorter stays listed at the old one too: the
+// level checks each entry's distance before it acts on it.
+class BigDistanceLists {
+ public:
+  void Add(Color s, uint64_t i, int d) {
+    Shard& sh = shards_[((i << 1 | s) * 0x9E3779B97F4A7C15ULL) >> 58];
+    std::lock_guard<std::mutex> lock(sh.mu);
+    if (sh.by_level.size() <= static_cast<size_t>(d)) sh.by_level.resize(static_cast<size_t>(d) + 1);
+    sh.by_level[static_cast<size_t>(d)].push_back(i << 1 | s);
+  }
+  // The entries listed at distance d, each once and in entry order (side in
+  // the low bit), taken out of the lists.
+  std::vector<uint64_t> Take(int d);
+  void Clear() {
+    for (Shard& sh : shards_) std::vector<std::vector<uint64_t>>().swap(sh.by_level);
+  }
+
+ private:
+  struct Shard {
+    std::mutex mu;
+    std::vector<std::vector<uint64_t>> by_level;
+  };
   std::array<Shard, 64> shards_;
 };
 

@@ -17,6 +17,7 @@ Status Generator<Cells>::RecomputeDistances() {
   max_dtm_ = 0;
   for (auto& m : level_mask_) std::fill(m.begin(), m.end(), 0);
   overflow_.Filter([](Color, uint64_t) { return false; });
+  big_dist_.Clear();
   const bool stalemate_loses = v_.rules().stalemate == Outcome::kLoss;
   // Each entry's two cells are converted by the thread that owns the entry;
   // a quiet move's legality is read from the other side's cells, which may

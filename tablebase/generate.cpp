@@ -170,7 +170,8 @@ Status Generator<Cells>::Init(const std::string& dir) {
   // Rule counters exist only in the final distance pass of a table under
   // the perpetual-check rule; elsewhere their codes would only shorten the
   // distances that fit in a cell.
-  dtm_.Init(counters, v_.rules().perpetual_check == Outcome::kLoss ? std::min(counters, 60) : 0);
+  dtm_.Init(counters, v_.rules().perpetual_check == Outcome::kLoss ? std::min(counters, 60) : 0,
+            opts_.max_cell_distance > 0 ? opts_.max_cell_distance : 1 << 20);
   wdl_.Init(counters);
   header_ = TableHeader();
   header_.variant_id = v_.id();
@@ -234,7 +235,10 @@ void Generator<Cells>::ForRanges(const std::string& phase, const std::function<v
 template <class Cells>
 void Generator<Cells>::StoreDist(Color side, uint64_t idx, int d, bool rule) {
   const uint8_t code = dtm_.Dist(d, rule);
-  if (code == DtmCodes::kBigDist) overflow_.Put(side, idx, static_cast<uint32_t>(2 * d + (rule ? 1 : 0)));
+  if (code == DtmCodes::kBigDist) {
+    overflow_.Put(side, idx, static_cast<uint32_t>(2 * d + (rule ? 1 : 0)));
+    big_dist_.Add(side, idx, d);
+  }
   Store(side, idx, code);
   NoteDtm(d);
   Mark(side, idx, d);
@@ -364,6 +368,7 @@ void Generator<Cells>::SetWin(Color side, uint64_t idx, uint64_t place, int dist
     // all at this distance: concurrent writers agree.
     if (code == DtmCodes::kBigDist) overflow_.Put(side, idx, static_cast<uint32_t>(2 * dist));
     if (cells.CasAt(place, c, code)) {
+      if (code == DtmCodes::kBigDist) big_dist_.Add(side, idx, dist);
       if (c == dtm_.big_counter()) overflow_.Erase(side, idx);
       NoteDtm(dist);
       Mark(side, idx, dist);
@@ -423,6 +428,10 @@ void Generator<Cells>::Propagate(bool final_pass) {
     if (progress_)
       progress_(Progress{name_, final_pass ? "distances" : "propagate", static_cast<uint64_t>(level),
                          static_cast<uint64_t>(max_dtm_.load() + 1)});
+    if (want0 == DtmCodes::kBigDist && want1 == DtmCodes::kBigDist) {
+      PropagateBigLevel(d, final_pass);
+      continue;
+    }
     const uint64_t bit = 1ULL << (d & 63);
     ForChunks("", [&](Work& w, Color side, uint64_t begin, uint64_t end) {
       if (!(__atomic_load_n(&level_mask_[side][begin >> kChunkBits], __ATOMIC_RELAXED) & bit)) return;
@@ -436,6 +445,26 @@ void Generator<Cells>::Propagate(bool final_pass) {
             ProcessResolved(w, side, i, d, final_pass);
           });
     });
+  }
+}
+
+// A level beyond the cells' distance codes: its entries come from the lists
+// of big distances, not from a scan of every cell.
+template <class Cells>
+void Generator<Cells>::PropagateBigLevel(int d, bool final_pass) {
+  const std::vector<uint64_t> entries = big_dist_.Take(d);
+  const int64_t n = static_cast<int64_t>(entries.size());
+#pragma omp parallel num_threads(threads_)
+  {
+    Work w;
+#pragma omp for schedule(dynamic, 1024)
+    for (int64_t k = 0; k < n; ++k) {
+      const Color side = Color(entries[k] & 1);
+      const uint64_t i = entries[k] >> 1;
+      // Still at this distance (a tentative win may have got shorter since).
+      if (Load(side, i) != DtmCodes::kBigDist || DistAt(side, i, DtmCodes::kBigDist) != d) continue;
+      ProcessResolved(w, side, i, d, final_pass);
+    }
   }
 }
 

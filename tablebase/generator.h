@@ -35,6 +35,9 @@ struct GeneratorOptions {
   // Counter codes per cell (0: as many as the table needs, at most 60). Tests
   // set small values to exercise the overflow map.
   int counter_codes = 0;
+  // The longest distance kept in a cell (0: as long as the codes allow).
+  // Tests set small values to send distances to the overflow map.
+  int max_cell_distance = 0;
   // Every entry is also checked against the engine's own move generator
   // when the table has at most this many entries per side; bigger tables
   // check a fixed sample (one entry in kEngineSample).
@@ -179,6 +182,7 @@ class Generator final : public TableGenerator {
   // Level by level: the results at distance d - 1 update their predecessors.
   // final_pass: the results are known (distances.cpp), only distances are found.
   void Propagate(bool final_pass);
+  void PropagateBigLevel(int d, bool final_pass);
   void ProcessResolved(Work& w, Color side, uint64_t idx, int dist, bool final_pass);
   void SetWin(Color side, uint64_t idx, uint64_t place, int dist, bool final_pass);
   // via_check: does the move into w.b give check (-1: not asked yet)?
@@ -257,6 +261,7 @@ class Generator final : public TableGenerator {
   DtmCodes dtm_;
   WdlCodes wdl_;
   Overflow overflow_;
+  BigDistanceLists big_dist_;  // the overflow map's distances, by distance
   std::map<std::string, std::unique_ptr<LoadedTable>> subs_;
   std::atomic<int> max_dtm_{0};
   PhaseClock clock_;
