@@ -4,7 +4,9 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <iterator>
 #include <new>
+#include <utility>
 
 namespace canju::tb {
 
@@ -18,17 +20,25 @@ void ZeroedBuffer::Allocate(size_t bytes) {
 }
 
 std::vector<uint64_t> BigDistanceLists::Take(int d) {
-  std::vector<uint64_t> all;
+  std::vector<uint64_t> listed, superseded;
+  const size_t level = static_cast<size_t>(d);
   for (Shard& sh : shards_) {
     std::lock_guard<std::mutex> lock(sh.mu);
-    if (sh.by_level.size() <= static_cast<size_t>(d)) continue;
-    std::vector<uint64_t>& level = sh.by_level[static_cast<size_t>(d)];
-    all.insert(all.end(), level.begin(), level.end());
-    std::vector<uint64_t>().swap(level);
+    for (auto [from, to] : {std::pair{&sh.listed, &listed}, std::pair{&sh.superseded, &superseded}}) {
+      if (from->size() <= level) continue;
+      std::vector<uint64_t>& entries = (*from)[level];
+      to->insert(to->end(), entries.begin(), entries.end());
+      std::vector<uint64_t>().swap(entries);
+    }
   }
-  std::sort(all.begin(), all.end());
-  all.erase(std::unique(all.begin(), all.end()), all.end());
-  return all;
+  std::sort(listed.begin(), listed.end());
+  listed.erase(std::unique(listed.begin(), listed.end()), listed.end());
+  if (superseded.empty()) return listed;
+  std::sort(superseded.begin(), superseded.end());
+  std::vector<uint64_t> live;
+  live.reserve(listed.size());
+  std::set_difference(listed.begin(), listed.end(), superseded.begin(), superseded.end(), std::back_inserter(live));
+  return live;
 }
 
 void ZeroedBuffer::Release() {

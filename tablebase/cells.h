@@ -441,29 +441,35 @@ class Overflow {
 // distance codes takes its entries from here instead of scanning every
 // cell for the big-distance code and reading each one's distance from the
 // map. A long tail of such levels made KCNKNP's propagation many times
-// slower than KRCKRP's (docs/performance.md, round of stop 28). An entry
-// whose distance later got shorter stays listed at the old one too: the
-// level checks each entry's distance before it acts on it.
+// slower than KRCKRP's (docs/performance.md, round of stop 28). A tentative
+// win whose big distance got shorter is superseded at the old one, so that
+// a level needs no map read to tell its entries from stale ones.
 class BigDistanceLists {
  public:
-  void Add(Color s, uint64_t i, int d) {
-    Shard& sh = shards_[((i << 1 | s) * 0x9E3779B97F4A7C15ULL) >> 58];
-    std::lock_guard<std::mutex> lock(sh.mu);
-    if (sh.by_level.size() <= static_cast<size_t>(d)) sh.by_level.resize(static_cast<size_t>(d) + 1);
-    sh.by_level[static_cast<size_t>(d)].push_back(i << 1 | s);
-  }
-  // The entries listed at distance d, each once and in entry order (side in
-  // the low bit), taken out of the lists.
+  void Add(Color s, uint64_t i, int d) { Append(&Shard::listed, s, i, d); }
+  void Supersede(Color s, uint64_t i, int d) { Append(&Shard::superseded, s, i, d); }
+  // The entries listed at distance d and not superseded there, each once and
+  // in entry order (side in the low bit), taken out of the lists.
   std::vector<uint64_t> Take(int d);
   void Clear() {
-    for (Shard& sh : shards_) std::vector<std::vector<uint64_t>>().swap(sh.by_level);
+    for (Shard& sh : shards_) {
+      std::vector<std::vector<uint64_t>>().swap(sh.listed);
+      std::vector<std::vector<uint64_t>>().swap(sh.superseded);
+    }
   }
 
  private:
   struct Shard {
     std::mutex mu;
-    std::vector<std::vector<uint64_t>> by_level;
+    std::vector<std::vector<uint64_t>> listed, superseded;  // by distance
   };
+  void Append(std::vector<std::vector<uint64_t>> Shard::*lists, Color s, uint64_t i, int d) {
+    Shard& sh = shards_[((i << 1 | s) * 0x9E3779B97F4A7C15ULL) >> 58];
+    std::lock_guard<std::mutex> lock(sh.mu);
+    std::vector<std::vector<uint64_t>>& by_level = sh.*lists;
+    if (by_level.size() <= static_cast<size_t>(d)) by_level.resize(static_cast<size_t>(d) + 1);
+    by_level[static_cast<size_t>(d)].push_back(i << 1 | s);
+  }
   std::array<Shard, 64> shards_;
 };
 

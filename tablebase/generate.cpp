@@ -356,9 +356,11 @@ void Generator<Cells>::SetWin(Color side, uint64_t idx, uint64_t place, int dist
     // A tentative win (by a capture) not yet processed may get shorter:
     // processing happens at its own distance + 1, later than this level.
     bool better;
+    int big_before = -1;  // the tentative distance, where it was a big one
     if (dtm_.IsDist(c)) {
       const int d = DistAt(side, idx, c);
       better = (d & 1) && d > dist;
+      if (c == DtmCodes::kBigDist) big_before = d;
     } else {
       better = final_pass ? c == DtmCodes::kWinUnknown : dtm_.Open(c);
     }
@@ -369,6 +371,7 @@ void Generator<Cells>::SetWin(Color side, uint64_t idx, uint64_t place, int dist
     if (code == DtmCodes::kBigDist) overflow_.Put(side, idx, static_cast<uint32_t>(2 * dist));
     if (cells.CasAt(place, c, code)) {
       if (code == DtmCodes::kBigDist) big_dist_.Add(side, idx, dist);
+      if (big_before >= 0) big_dist_.Supersede(side, idx, big_before);
       if (c == dtm_.big_counter()) overflow_.Erase(side, idx);
       NoteDtm(dist);
       Mark(side, idx, dist);
@@ -461,8 +464,9 @@ void Generator<Cells>::PropagateBigLevel(int d, bool final_pass) {
     for (int64_t k = 0; k < n; ++k) {
       const Color side = Color(entries[k] & 1);
       const uint64_t i = entries[k] >> 1;
-      // Still at this distance (a tentative win may have got shorter since).
-      if (Load(side, i) != DtmCodes::kBigDist || DistAt(side, i, DtmCodes::kBigDist) != d) continue;
+      // A big distance still (a tentative win shortened to a big distance is
+      // no longer listed here: the lists know it without the map).
+      if (Load(side, i) != DtmCodes::kBigDist) continue;
       ProcessResolved(w, side, i, d, final_pass);
     }
   }
