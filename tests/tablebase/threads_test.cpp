@@ -79,59 +79,42 @@ TEST(TablebaseThreads, OneAndTwoThreadsWriteTheSameFile) {
   EXPECT_TRUE(a == b) << "files differ (" << a.size() << " and " << b.size() << " bytes)";
 }
 
-// Counters that do not fit in a cell live in the overflow map: with two
-// counter codes almost every counter (ordinary, and those of losses by the
-// perpetual-check rule in the distance pass) goes there, and the table must
-// come out the same.
-TEST(TablebaseThreads, CountersInTheOverflowMapGiveTheSameFile) {
+// Counters and distances that do not fit in a cell live in the overflow
+// map, and the propagation takes the levels beyond the cells' distance
+// codes from the lists of such entries instead of a scan; the table must
+// come out the same. With two counter codes almost every counter of KRKN
+// (ordinary, and those of losses by the perpetual-check rule in the
+// distance pass) goes there; with at most 5 plies in a cell nearly every
+// distance does — KRKP (tentative wins by the pawn's capture into KRK that
+// quiet moves shorten, while both are beyond the cells) and KRKN (a
+// perpetual-check order, so a final distance pass too).
+TEST(TablebaseThreads, CountersAndDistancesInTheOverflowMapGiveTheSameFile) {
   namespace fs = std::filesystem;
   const Variant& v = BuiltinVariant("xiangqi");
-  const std::string dir = testing::ScratchDir() + "/overflow";
-  fs::create_directories(dir);
-  ASSERT_TRUE(Build(v, "KRKN", dir, 2).ok());
-  const PlanItem item = ItemOf(v, "KRKN", dir);
-  const std::string a = ReadFile(dir + "/" + TableFileName(v, "KRKN"));
-  ASSERT_FALSE(a.empty());
-  for (bool compact : {false, true}) {
-    GeneratorOptions gopts;
-    gopts.counter_codes = 2;
-    gopts.compact_cells = compact;
-    int orders = 0;
-    const std::string b = Generate(v, item, dir, gopts, &orders);
-    EXPECT_GT(orders, 0);
-    EXPECT_TRUE(a == b) << (compact ? "compact" : "dense") << " cells: files differ (" << a.size() << " and "
-                        << b.size() << " bytes)";
-  }
-}
-
-// Distances that do not fit in a cell live in the overflow map too, and the
-// propagation takes the levels beyond the cells' codes from the lists of
-// such entries instead of a scan: with at most 5 plies in a cell nearly
-// every distance goes there, and the table must come out the same — KRKP
-// (tentative wins by the pawn's capture into KRK that quiet moves shorten,
-// while both are beyond the cells) and KRKN (a perpetual-check order, so a
-// final distance pass too).
-TEST(TablebaseThreads, DistancesInTheOverflowMapGiveTheSameFile) {
-  namespace fs = std::filesystem;
-  const Variant& v = BuiltinVariant("xiangqi");
-  for (const std::string material : {"KRKP", "KRKN"}) {
-    const std::string dir = testing::ScratchDir() + "/overflow-distances-" + material;
+  struct Config {
+    std::string material;
+    int counter_codes, max_cell_distance;
+  };
+  for (const Config& config : {Config{"KRKN", 2, 0}, Config{"KRKP", 0, 5}, Config{"KRKN", 0, 5}}) {
+    const std::string dir = testing::ScratchDir() + "/overflow-" + config.material;
     fs::create_directories(dir);
-    ASSERT_TRUE(Build(v, material, dir, 2).ok());
-    const PlanItem item = ItemOf(v, material, dir);
-    const std::string a = ReadFile(dir + "/" + TableFileName(v, material));
+    ASSERT_TRUE(Build(v, config.material, dir, 2).ok());
+    const PlanItem item = ItemOf(v, config.material, dir);
+    const std::string a = ReadFile(dir + "/" + TableFileName(v, config.material));
     ASSERT_FALSE(a.empty());
     for (bool compact : {false, true}) {
       GeneratorOptions gopts;
-      gopts.max_cell_distance = 5;
+      gopts.counter_codes = config.counter_codes;
+      gopts.max_cell_distance = config.max_cell_distance;
       gopts.compact_cells = compact;
       int orders = 0;
       const std::string b = Generate(v, item, dir, gopts, &orders);
-      if (material == "KRKN") {
+      if (config.material == "KRKN") {
         EXPECT_GT(orders, 0);
       }
-      EXPECT_TRUE(a == b) << material << ", " << (compact ? "compact" : "dense") << " cells: files differ ("
-                          << a.size() << " and " << b.size() << " bytes)";
+      EXPECT_TRUE(a == b) << config.material << ", counter codes " << config.counter_codes << ", cell distances "
+                          << config.max_cell_distance << ", " << (compact ? "compact" : "dense")
+                          << " cells: files differ (" << a.size() << " and " << b.size() << " bytes)";
     }
   }
 }
