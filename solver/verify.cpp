@@ -1,8 +1,8 @@
 #include "solver/verify.h"
 
 #include <algorithm>
-#include <climits>
 #include <cctype>
+#include <climits>
 #include <ctime>
 #include <memory>
 #include <sstream>

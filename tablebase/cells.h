@@ -40,16 +40,17 @@ class DtmCodes {
  public:
   static constexpr uint8_t kIllegal = 0, kDraw = 1, kWinUnknown = 2, kBigDist = 255;
 
-  // max_dist: the longest distance kept in a cell at most (tests; the
+  // max_dist > 0: the longest distance kept in a cell at most (tests; the
   // longer ones go to the overflow map like those beyond the codes).
-  void Init(int counters, int rule_counters, int max_dist = 1 << 20) {
+  void Init(int counters, int rule_counters, int max_dist = 0) {
     c_ = counters;
     r_ = rule_counters;
     big_counter_ = static_cast<uint8_t>(4 + counters);
     rule_counter0_ = static_cast<uint8_t>(5 + counters);
     big_rule_counter_ = static_cast<uint8_t>(rule_counter0_ + rule_counters);
     base_ = big_rule_counter_ + 1;
-    max_dist_ = std::min(2 * ((254 - 2 - base_) / 3) + 1, max_dist | 1);
+    max_dist_ = 2 * ((254 - 2 - base_) / 3) + 1;
+    if (max_dist > 0) max_dist_ = std::min(max_dist_, max_dist | 1);
     for (int x = 0; x < 256; ++x) {
       dist_[x] = -1;
       rule_[x] = false;

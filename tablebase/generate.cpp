@@ -167,11 +167,12 @@ Status Generator<Cells>::Init(const std::string& dir) {
   }
   int counters = opts_.counter_codes > 0 ? opts_.counter_codes : std::min(geo_.max_quiet_moves(), 60);
   counters = std::min(counters, WdlCodes::kMaxCounters);
-  // Rule counters exist only in the final distance pass of a table under
-  // the perpetual-check rule; elsewhere their codes would only shorten the
-  // distances that fit in a cell.
+  // Rule counters are used only in the final distance pass of a table under
+  // the perpetual-check rule, but their codes are reserved in every pass of
+  // such a table (one code layout per table); a table without the rule has
+  // none, which leaves its cells longer distances.
   dtm_.Init(counters, v_.rules().perpetual_check == Outcome::kLoss ? std::min(counters, 60) : 0,
-            opts_.max_cell_distance > 0 ? opts_.max_cell_distance : 1 << 20);
+            opts_.max_cell_distance);
   wdl_.Init(counters);
   header_ = TableHeader();
   header_.variant_id = v_.id();
