@@ -18,7 +18,7 @@ JOBS=$(nproc 2>/dev/null || echo 2)
 PACKAGES=(build-essential cmake ninja-build pkg-config
   libboost-serialization-dev librocksdb-dev libzstd-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libcpp-httplib-dev
-  libicu-dev libxxhash-dev
+  libicu-dev libxxhash-dev libabsl-dev
   chromium chromium-driver fonts-wqy-microhei)  # the browser test of `canju serve`, CJK glyphs in its screenshot
 
 setup() {

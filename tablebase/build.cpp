@@ -163,6 +163,7 @@ Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const Buil
     auto t0 = std::chrono::steady_clock::now();
     GeneratorOptions gopts;
     gopts.compact_cells = ChooseLayout(it, opts.cells, limit) == CellLayout::kCompact;
+    gopts.max_cell_distance = opts.max_cell_distance;
     if (opts.phase_log)
       gopts.phase_log = [&](const std::string& phase, double wall, double cpu, uint64_t rss) {
         opts.phase_log(it.name, phase, wall, cpu, rss);

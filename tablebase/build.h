@@ -37,6 +37,9 @@ struct BuildOptions {
   int compression_level = 9;
   uint64_t memory_limit = 0;   // 0: the memory available now
   CellLayout cells = CellLayout::kAuto;
+  // Passed to GeneratorOptions (0: the generator's own choice); benchmarks
+  // set a small value to load the overflow map (tablebase_bench).
+  int max_cell_distance = 0;
   ProgressFn progress;
   std::function<void(const std::string&)> log;  // one line per table
   // Per table and phase: wall and CPU seconds, peak RSS so far (bytes).

@@ -29,8 +29,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
-#include <unordered_map>
 #include <vector>
+
+#include <absl/container/flat_hash_map.h>
 
 #include "variants/types.h"
 
@@ -408,10 +409,17 @@ class Overflow {
   // Keeps the entries for which keep(side, entry) is true.
   template <class F>
   void Filter(F&& keep) {
+    // An erase never moves the other entries (no rehash), so the iterator
+    // stepped past the erased one stays valid.
     for (Shard& sh : shards_)
-      for (auto it = sh.map.begin(); it != sh.map.end();)
-        if (keep(Color(it->first & 1), it->first >> 1)) ++it;
-        else it = sh.map.erase(it);
+      for (auto it = sh.map.begin(); it != sh.map.end();) {
+        auto here = it++;
+        if (!keep(Color(here->first & 1), here->first >> 1)) sh.map.erase(here);
+      }
+  }
+  // Empties the map and gives its memory back.
+  void Clear() {
+    for (Shard& sh : shards_) absl::flat_hash_map<uint64_t, uint32_t>().swap(sh.map);
   }
   // f(side, entry, value) for each entry; not while other threads use the map.
   template <class F>
@@ -424,13 +432,15 @@ class Overflow {
     for (const Shard& sh : shards_) n += sh.map.size();
     return n;
   }
-  // Rough memory per entry of an unordered_map node plus its bucket.
-  static constexpr uint64_t kBytesPerEntry = 40;
 
  private:
+  // An open-addressing map: a 16-byte slot and a control byte per entry
+  // instead of an allocated node and a bucket pointer — KRNKR with every
+  // distance beyond 4 plies in the map (tablebase_bench --max-cell-distance
+  // 4) peaked at 743 MiB with std::unordered_map (docs/performance.md).
   struct Shard {
     std::mutex mu;
-    std::unordered_map<uint64_t, uint32_t> map;
+    absl::flat_hash_map<uint64_t, uint32_t> map;
   };
   static uint64_t Key(Color s, uint64_t i) { return i << 1 | s; }
   Shard& shard(uint64_t key) { return shards_[(key * 0x9E3779B97F4A7C15ULL) >> 58]; }

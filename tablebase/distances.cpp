@@ -16,8 +16,9 @@ template <class Cells>
 Status Generator<Cells>::RecomputeDistances() {
   max_dtm_ = 0;
   for (auto& m : level_mask_) std::fill(m.begin(), m.end(), 0);
-  overflow_.Filter([](Color, uint64_t) { return false; });
+  overflow_.Clear();
   big_dist_.Clear();
+  tentative_big_wins_.Clear();
   const bool stalemate_loses = v_.rules().stalemate == Outcome::kLoss;
   // Each entry's two cells are converted by the thread that owns the entry;
   // a quiet move's legality is read from the other side's cells, which may
@@ -85,6 +86,7 @@ Status Generator<Cells>::RecomputeDistances() {
   });
   EndPhase("perpetual check: distance set-up");
   Propagate(true);
+  tentative_big_wins_.Clear();
   std::atomic<uint64_t> left{0};
   for (const Cells& cells : cells_) {
 #pragma omp parallel for num_threads(threads_) schedule(static)

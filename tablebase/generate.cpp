@@ -239,6 +239,9 @@ void Generator<Cells>::StoreDist(Color side, uint64_t idx, int d, bool rule) {
   if (code == DtmCodes::kBigDist) {
     overflow_.Put(side, idx, static_cast<uint32_t>(2 * d + (rule ? 1 : 0)));
     big_dist_.Add(side, idx, d);
+    // A win stored here is a set-up's (a capture into a sub-table), and only
+    // such a win can get shorter later (SetWin).
+    if (d & 1) tentative_big_wins_.Put(side, idx, static_cast<uint32_t>(d));
   }
   Store(side, idx, code);
   NoteDtm(d);
@@ -357,11 +360,18 @@ void Generator<Cells>::SetWin(Color side, uint64_t idx, uint64_t place, int dist
     // A tentative win (by a capture) not yet processed may get shorter:
     // processing happens at its own distance + 1, later than this level.
     bool better;
-    int big_before = -1;  // the tentative distance, where it was a big one
-    if (dtm_.IsDist(c)) {
-      const int d = DistAt(side, idx, c);
+    int big_before = 0;  // the tentative distance, where it was a big one
+    if (c == DtmCodes::kBigDist) {
+      // The levels go up, so a win set by a level is never longer than this
+      // one and a big loss never gets better: only a set-up's tentative win
+      // can, and those few are looked up instead of the whole overflow map
+      // (most big entries are predecessors already won at a lower level).
+      const int d = static_cast<int>(tentative_big_wins_.Get(side, idx));
+      better = d > dist;
+      big_before = d;
+    } else if (dtm_.IsDist(c)) {
+      const int d = dtm_.DistOf(c);
       better = (d & 1) && d > dist;
-      if (c == DtmCodes::kBigDist) big_before = d;
     } else {
       better = final_pass ? c == DtmCodes::kWinUnknown : dtm_.Open(c);
     }
@@ -372,7 +382,10 @@ void Generator<Cells>::SetWin(Color side, uint64_t idx, uint64_t place, int dist
     if (code == DtmCodes::kBigDist) overflow_.Put(side, idx, static_cast<uint32_t>(2 * dist));
     if (cells.CasAt(place, c, code)) {
       if (code == DtmCodes::kBigDist) big_dist_.Add(side, idx, dist);
-      if (big_before >= 0) big_dist_.Supersede(side, idx, big_before);
+      if (big_before > 0) {
+        big_dist_.Supersede(side, idx, big_before);
+        tentative_big_wins_.Erase(side, idx);  // its new distance is this level's: final
+      }
       if (c == dtm_.big_counter()) overflow_.Erase(side, idx);
       NoteDtm(dist);
       Mark(side, idx, dist);
@@ -501,6 +514,7 @@ Status Generator<Cells>::Run() {
   if (Status st = Initialise(); !st.ok()) return st;
   EndPhase("initialise");
   Propagate(false);
+  tentative_big_wins_.Clear();
   EndPhase("propagate");
   if (v_.rules().perpetual_check == Outcome::kLoss)
     if (Status st = Perpetual(); !st.ok()) return st;

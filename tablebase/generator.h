@@ -262,6 +262,9 @@ class Generator final : public TableGenerator {
   WdlCodes wdl_;
   Overflow overflow_;
   BigDistanceLists big_dist_;  // the overflow map's distances, by distance
+  // The set-ups' wins with a big distance (a capture into a sub-table), by
+  // entry: the only big entries a level can still shorten (SetWin).
+  Overflow tentative_big_wins_;
   std::map<std::string, std::unique_ptr<LoadedTable>> subs_;
   std::atomic<int> max_dtm_{0};
   PhaseClock clock_;
