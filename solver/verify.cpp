@@ -482,65 +482,6 @@ int8_t ProofCheckCode(solver::CheckStatus status) {
   }
 }
 
-// The verdict the solve gives: its result read against the claim, its line
-// and its cooks.
-void VerdictOfSolve(const Position& root, const SolveResult& sr, Claim claim, bool walked_first, int walk_variations,
-                    Verdict* v) {
-  const Variant& variant = root.variant();
-  v->proven = sr.result;
-  v->mate_plies = sr.mate_plies;
-  v->mate_exact = sr.mate_plies < 0 ? -1 : sr.mate_exact ? 1 : 0;
-  v->cooks_scope = static_cast<int8_t>(sr.cooks_scope);
-  v->proof_check = ProofCheckCode(sr.proof_check);
-  for (Move m : sr.pv) v->pv.push_back(MoveToCoord(variant, m));
-  // The line's first move is the solution, the other winning ones cooks;
-  // without a line, the winning first move with the shortest mate is taken
-  // as the solution (it is not a cook of itself).
-  Move main_move = sr.pv.empty() ? Move() : sr.pv[0];
-  if (main_move.is_none()) {
-    int shortest = INT_MAX;
-    for (const FirstMove& f : sr.first_moves)
-      if (f.result == Claim::kWin && f.mate_plies >= 0 && f.mate_plies < shortest) shortest = f.mate_plies, main_move = f.move;
-  }
-  for (const FirstMove& f : sr.first_moves)
-    if (f.result == Claim::kWin && f.move != main_move) {
-      v->cooks.push_back(MoveToCoord(variant, f.move));
-      v->cooks_check.push_back(ProofCheckCode(f.proof_check));
-    }
-
-  const std::string proved_line = sr.pv.empty() ? std::string() : ": " + Line(root, sr.pv);
-  if (sr.result == Claim::kUnknown && claim == Claim::kWin && sr.no_win) {
-    // Not what the position is, but enough to say the claim is false.
-    v->kind = VerdictKind::kRefuted;
-    // (Under the solver's repetition rules only: the reason says so.)
-    v->reason = std::string("the side to move cannot force a win (") + kNoWinRules + ")";
-  } else if (sr.result == Claim::kUnknown) {
-    v->kind = VerdictKind::kUnproven;
-    v->reason = sr.note.empty() ? "undecided within the budget" : sr.note;
-    if (claim == Claim::kDraw) v->reason += "; a draw needs the tables (--tb) or both sides' searches exhausted";
-  } else if (claim == Claim::kUnknown) {
-    v->kind = VerdictKind::kUnproven;
-    v->reason = std::string("no claim to check; proved: ") + ClaimName(sr.result) + proved_line;
-  } else if (sr.result == claim) {
-    v->kind = VerdictKind::kConfirmed;
-    v->reason = sr.note;
-    if (walked_first)
-      v->reason = "the book's line proved first, from its end back to the start" + AndVariations(walk_variations) +
-                  (v->reason.empty() ? "" : "; " + v->reason);
-  } else {
-    v->kind = VerdictKind::kRefuted;
-    std::ostringstream why;
-    if (sr.result == Claim::kDraw) {
-      why << "the position is a draw (" << ProofKindName(sr.proof) << ")";
-    } else {
-      const char* side = sr.result == Claim::kWin ? "the side to move wins" : "the side to move loses";
-      why << side;
-      if (sr.mate_plies >= 0) why << " (mate in " << Plies(sr.mate_plies) << (sr.mate_exact ? "" : " or less") << ")";
-      why << proved_line;
-    }
-    v->reason = why.str();
-  }
-}
 
 // A claimed win the solve left open, with what is left of the budget: the
 // book's mate checked from its end, then the walk along the line (going on
@@ -611,6 +552,64 @@ BookDeparture JudgedEnd(const BookLine& book, Color winner) {
 }
 
 }  // namespace
+
+void verify_internal::VerdictOfSolve(const Position& root, const SolveResult& sr, Claim claim, bool walked_first,
+                                     int walk_variations, Verdict* v) {
+  const Variant& variant = root.variant();
+  v->proven = sr.result;
+  v->mate_plies = sr.mate_plies;
+  v->mate_exact = sr.mate_plies < 0 ? -1 : sr.mate_exact ? 1 : 0;
+  v->cooks_scope = static_cast<int8_t>(sr.cooks_scope);
+  v->proof_check = ProofCheckCode(sr.proof_check);
+  for (Move m : sr.pv) v->pv.push_back(MoveToCoord(variant, m));
+  // The line's first move is the solution, the other winning ones cooks;
+  // without a line, the winning first move with the shortest mate is taken
+  // as the solution (it is not a cook of itself).
+  Move main_move = sr.pv.empty() ? Move() : sr.pv[0];
+  if (main_move.is_none()) {
+    int shortest = INT_MAX;
+    for (const FirstMove& f : sr.first_moves)
+      if (f.result == Claim::kWin && f.mate_plies >= 0 && f.mate_plies < shortest) shortest = f.mate_plies, main_move = f.move;
+  }
+  for (const FirstMove& f : sr.first_moves)
+    if (f.result == Claim::kWin && f.move != main_move) {
+      v->cooks.push_back(MoveToCoord(variant, f.move));
+      v->cooks_check.push_back(ProofCheckCode(f.proof_check));
+    }
+
+  const std::string proved_line = sr.pv.empty() ? std::string() : ": " + Line(root, sr.pv);
+  if (sr.result == Claim::kUnknown && claim == Claim::kWin && sr.no_win) {
+    // Not what the position is, but enough to say the claim is false.
+    v->kind = VerdictKind::kRefuted;
+    // (Under the solver's repetition rules only: the reason says so.)
+    v->reason = std::string("the side to move cannot force a win (") + kNoWinRules + ")";
+  } else if (sr.result == Claim::kUnknown) {
+    v->kind = VerdictKind::kUnproven;
+    v->reason = sr.note.empty() ? "undecided within the budget" : sr.note;
+    if (claim == Claim::kDraw) v->reason += "; a draw needs the tables (--tb) or both sides' searches exhausted";
+  } else if (claim == Claim::kUnknown) {
+    v->kind = VerdictKind::kUnproven;
+    v->reason = std::string("no claim to check; proved: ") + ClaimName(sr.result) + proved_line;
+  } else if (sr.result == claim) {
+    v->kind = VerdictKind::kConfirmed;
+    v->reason = sr.note;
+    if (walked_first)
+      v->reason = "the book's line proved first, from its end back to the start" + AndVariations(walk_variations) +
+                  (v->reason.empty() ? "" : "; " + v->reason);
+  } else {
+    v->kind = VerdictKind::kRefuted;
+    std::ostringstream why;
+    if (sr.result == Claim::kDraw) {
+      why << "the position is a draw (" << ProofKindName(sr.proof) << ")";
+    } else {
+      const char* side = sr.result == Claim::kWin ? "the side to move wins" : "the side to move loses";
+      why << side;
+      if (sr.mate_plies >= 0) why << " (mate in " << Plies(sr.mate_plies) << (sr.mate_exact ? "" : " or less") << ")";
+      why << proved_line;
+    }
+    v->reason = why.str();
+  }
+}
 
 const char* BookEndName(BookEnd e) {
   switch (e) {
@@ -696,7 +695,7 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   out->solve = sr;
   budget.used_s += sr.seconds;
   budget.used_n += sr.nodes;
-  VerdictOfSolve(root, sr, claimed, walked_first, walk_variations, &v);
+  verify_internal::VerdictOfSolve(root, sr, claimed, walked_first, walk_variations, &v);
   if (rec.claimed == Claim::kUnknown && claimed != Claim::kUnknown && claimed != options.default_claim)
     v.reason = "claimed " + std::string(ClaimName(claimed)) + ": " + out->claim_from +
                (v.reason.empty() ? "" : "; " + v.reason);

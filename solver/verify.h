@@ -122,4 +122,13 @@ struct RecheckCounts {
 // Name and version written into Verdict::solver.
 const char* SolverVersion();
 
+namespace verify_internal {
+// The verdict a solve gives: its result read against the claim, its line
+// and its cooks (every winning first move but the solution: the line's
+// first move, or without a line the winning one with the shortest mate).
+// VerifyRecord's own step, declared here for its tests.
+void VerdictOfSolve(const Position& root, const SolveResult& sr, Claim claim, bool walked_first, int walk_variations,
+                    Verdict* v);
+}  // namespace verify_internal
+
 }  // namespace canju

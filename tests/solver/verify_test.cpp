@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <string>
 #include <vector>
 
@@ -167,6 +168,37 @@ TEST(Verify, CooksAreOtherWinningFirstMoves) {
       EXPECT_EQ(f.proof_check, solver::CheckStatus::kHolds) << MoveToCoord(p.variant(), f.move);
     }
   EXPECT_EQ(rep.verdict.cooks_check, std::vector<int8_t>(rep.verdict.cooks.size(), 1));
+}
+
+// A win without a line (rare since the proof's line, solver.cpp) still has
+// a solution: the winning first move with the shortest mate, which is not
+// counted as a cook of itself (stop 27's runs counted it: 48 cooked
+// puzzles were cooked only by their own solution).
+TEST(Verify, AWinWithoutALineTakesItsShortestWinningMoveAsTheSolution) {
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), Quick(), &rep).ok());
+  SolveResult sr = rep.solve;
+  ASSERT_FALSE(sr.pv.empty());
+  const std::vector<Move> winning = sr.WinningFirstMoves();
+  ASSERT_GE(winning.size(), 2u);
+  sr.pv.clear();
+  Move shortest;
+  int shortest_plies = INT_MAX;
+  for (const FirstMove& f : sr.first_moves)
+    if (f.result == Claim::kWin && f.mate_plies >= 0 && f.mate_plies < shortest_plies)
+      shortest = f.move, shortest_plies = f.mate_plies;
+  Verdict v;
+  const Position p = Pos(kMateIn5);
+  verify_internal::VerdictOfSolve(p, sr, Claim::kWin, false, 0, &v);
+  EXPECT_EQ(v.kind, VerdictKind::kConfirmed);
+  EXPECT_TRUE(v.pv.empty());
+  EXPECT_EQ(v.cooks.size() + 1, winning.size());
+  EXPECT_EQ(std::count(v.cooks.begin(), v.cooks.end(), MoveToCoord(p.variant(), shortest)), 0);
+  for (Move m : winning)
+    if (m != shortest) {
+      EXPECT_EQ(std::count(v.cooks.begin(), v.cooks.end(), MoveToCoord(p.variant(), m)), 1);
+    }
+  EXPECT_EQ(v.cooks_check.size(), v.cooks.size());
 }
 
 TEST(Verify, CooksAreNotRecheckedWhenTheCheckIsOff) {
