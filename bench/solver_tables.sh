@@ -4,7 +4,7 @@
 # at a time, and prints each table's build time, so that it is reported on
 # its own and never charged to a puzzle's budget:
 #
-#   bench/solver_tables.sh [--large] [--leaf] CANJU DIR [THREADS]
+#   bench/solver_tables.sh [--large] [--leaf] [--draws] [--draws7] CANJU DIR [THREADS]
 #
 #   CANJU    the canju binary (e.g. build/cli/canju)
 #   DIR      the table directory to fill (resumes: complete tables are skipped)
@@ -17,6 +17,8 @@
 #            with their sub-tables: about 32 + 66 min on 2 cores, 0.98 GB)
 #   --draws  also the tables of the 适情雅趣 先和局 draw claims of five and six
 #            pieces (a table at the root confirms or refutes the claim)
+#   --draws7 also those of seven pieces that advisors and bishops keep small
+#            (23-690 M positions a side; stop 29, docs/solver-results.md)
 #
 # Then: build/bench/solver_bench --tb DIR ...  or  canju verify --tb DIR ...
 set -euo pipefail
@@ -24,16 +26,18 @@ set -euo pipefail
 large=0
 leaf=0
 draws=0
+draws7=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --large) large=1; shift ;;
     --leaf) leaf=1; shift ;;
     --draws) draws=1; shift ;;
+    --draws7) draws7=1; shift ;;
     *) break ;;
   esac
 done
 if [ $# -lt 2 ]; then
-  sed -n '2,21p' "$0" >&2
+  sed -n '2,23p' "$0" >&2
   exit 2
 fi
 canju=$1
@@ -111,6 +115,27 @@ if [ "$draws" = 1 ]; then
     KNPPKR    # 第521局
     KCNKNP    # 第535局
     KRCKRP    # 第525局 (1.8 G positions a side, about 22 min on 2 threads, 76 min on 1; 3.4-3.8 GB)
+  )
+fi
+
+if [ "$draws7" = 1 ]; then
+  # Seven pieces, but the defender's advisors and bishops (5 and 7 squares)
+  # keep the table near a five-piece one with a rook: smallest first.
+  tables+=(
+    KNPKABB   # 第506局 (23 M positions a side)
+    KRKNABB   # 第503局 (38 M)
+    KNPKAABB  # 第489局 (47 M)
+    KCAABBKN  # 第486局 (77 M)
+    KRKBBPP   # 第499局 (126 M)
+    KAABBKPPP # 第480局 (248 M)
+    KRNKRAA   # 第496局 (328 M)
+    KRNAAKR   # 第508局 (328 M)
+    KRCAAKR   # 第507局 (328 M)
+    KRCKRAA   # 第510局 (328 M)
+    KCBBKNP   # 第502局 (421 M)
+    KRKNBBP   # 第493局 (421 M)
+    KRAPKRA   # 第511局 (501 M)
+    KRCKRBB   # 第509局 (689 M)
   )
 fi
 

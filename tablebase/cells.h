@@ -389,6 +389,13 @@ class Overflow {
     auto it = sh.map.find(Key(s, i));
     return it == sh.map.end() ? 0 : it->second;
   }
+  // Get without the lock, for the phases in which no thread writes the map
+  // (the verification, writing the file): a read per big successor there.
+  uint32_t Peek(Color s, uint64_t i) const {
+    const Shard& sh = shards_[ShardOf(Key(s, i))];
+    auto it = sh.map.find(Key(s, i));
+    return it == sh.map.end() ? 0 : it->second;
+  }
   void Put(Color s, uint64_t i, uint32_t value) {
     Shard& sh = shard(Key(s, i));
     std::lock_guard<std::mutex> lock(sh.mu);
@@ -443,7 +450,8 @@ class Overflow {
     absl::flat_hash_map<uint64_t, uint32_t> map;
   };
   static uint64_t Key(Color s, uint64_t i) { return i << 1 | s; }
-  Shard& shard(uint64_t key) { return shards_[(key * 0x9E3779B97F4A7C15ULL) >> 58]; }
+  static size_t ShardOf(uint64_t key) { return (key * 0x9E3779B97F4A7C15ULL) >> 58; }
+  Shard& shard(uint64_t key) { return shards_[ShardOf(key)]; }
   std::array<Shard, 64> shards_;
 };
 

@@ -502,7 +502,7 @@ uint16_t Generator<Cells>::StoredValue(Color side, uint64_t idx, uint8_t code) {
   if (code == DtmCodes::kIllegal) return kValueIllegal;
   if (code == DtmCodes::kDraw) return kValueDraw;
   if (code == DtmCodes::kBigDist) {
-    const uint32_t v = overflow_.Get(side, idx);
+    const uint32_t v = overflow_.Peek(side, idx);  // read-only phases only
     return EncodeValue(static_cast<int>(v >> 1), v & 1);
   }
   return EncodeValue(dtm_.DistOf(code), dtm_.RuleOf(code));

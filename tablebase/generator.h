@@ -213,6 +213,8 @@ class Generator final : public TableGenerator {
 
   Status Verify();  // verify.cpp
   Status Statistics();
+  // The file's value of a cell; reads the overflow map without its lock, so
+  // only in phases that do not write it (verification, statistics, writing).
   uint16_t StoredValue(Color side, uint64_t idx, uint8_t code);
 
   uint8_t Load(Color s, uint64_t i) const { return cells_[s].Load(i); }
