@@ -380,19 +380,21 @@ class CompactCells : public CellBytes {
   std::vector<uint64_t> group_base_;  // per 1024 words: legal entries before
 };
 
+// One of 64 lock shards for an entry's key (entry << 1 | side), shared by
+// the overflow map and the big-distance lists.
+inline size_t EntryShard(uint64_t key) { return (key * 0x9E3779B97F4A7C15ULL) >> 58; }
+
 // Counters and distances that do not fit in a cell, per (side, entry).
 class Overflow {
  public:
   uint32_t Get(Color s, uint64_t i) {
-    Shard& sh = shard(Key(s, i));
-    std::lock_guard<std::mutex> lock(sh.mu);
-    auto it = sh.map.find(Key(s, i));
-    return it == sh.map.end() ? 0 : it->second;
+    std::lock_guard<std::mutex> lock(shard(Key(s, i)).mu);
+    return Peek(s, i);
   }
   // Get without the lock, for the phases in which no thread writes the map
   // (the verification, writing the file): a read per big successor there.
   uint32_t Peek(Color s, uint64_t i) const {
-    const Shard& sh = shards_[ShardOf(Key(s, i))];
+    const Shard& sh = shards_[EntryShard(Key(s, i))];
     auto it = sh.map.find(Key(s, i));
     return it == sh.map.end() ? 0 : it->second;
   }
@@ -442,16 +444,16 @@ class Overflow {
 
  private:
   // An open-addressing map: a 16-byte slot and a control byte per entry
-  // instead of an allocated node and a bucket pointer — KRNKR with every
-  // distance beyond 4 plies in the map (tablebase_bench --max-cell-distance
-  // 4) peaked at 743 MiB with std::unordered_map (docs/performance.md).
+  // instead of an allocated node and a bucket pointer (KRNKR with every
+  // distance beyond 4 plies in the map, tablebase_bench --max-cell-distance
+  // 4: 232 → 212 s, 743 → 715 MiB peak against std::unordered_map;
+  // docs/performance.md).
   struct Shard {
     std::mutex mu;
     absl::flat_hash_map<uint64_t, uint32_t> map;
   };
   static uint64_t Key(Color s, uint64_t i) { return i << 1 | s; }
-  static size_t ShardOf(uint64_t key) { return (key * 0x9E3779B97F4A7C15ULL) >> 58; }
-  Shard& shard(uint64_t key) { return shards_[ShardOf(key)]; }
+  Shard& shard(uint64_t key) { return shards_[EntryShard(key)]; }
   std::array<Shard, 64> shards_;
 };
 
@@ -483,7 +485,7 @@ class BigDistanceLists {
     std::vector<std::vector<uint64_t>> listed, superseded;  // by distance
   };
   void Append(std::vector<std::vector<uint64_t>> Shard::*lists, Color s, uint64_t i, int d) {
-    Shard& sh = shards_[((i << 1 | s) * 0x9E3779B97F4A7C15ULL) >> 58];
+    Shard& sh = shards_[EntryShard(i << 1 | s)];
     std::lock_guard<std::mutex> lock(sh.mu);
     std::vector<std::vector<uint64_t>>& by_level = sh.*lists;
     if (by_level.size() <= static_cast<size_t>(d)) by_level.resize(static_cast<size_t>(d) + 1);
