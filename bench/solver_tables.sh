@@ -93,6 +93,9 @@ if [ "$leaf" = 1 ]; then
     KCPKBP KCAPKB KRCKRB KAPKBP KRCKP KRCAKR KCAPKC KRCBKP KRPKCB KRAKCP
     KRCKAP KRCKAAP KRAAKPP KRPKCBB KRBBKRP KRAKCAP KRPKCP
   )
+  # Stop 30: the end of 梦入神机 据兵败马's book line (118 s on 2 threads);
+  # with it the verifier shows the line unsound at move 36.
+  tables+=(KRPKRB)
 fi
 
 if [ "$draws" = 1 ]; then
@@ -134,8 +137,8 @@ if [ "$draws7" = 1 ]; then
     KRCKRAA   # 第510局 (328 M)
     KCBBKNP   # 第502局 (421 M)
     KRKNBBP   # 第493局 (421 M)
-    KRAPKRA   # 第511局 (501 M)
-    KRCKRBB   # 第509局 (689 M)
+    KRAPKRA   # 第511局 (501 M; 1083 s with its sub-tables on 2 threads, stop 30)
+    KRCKRBB   # 第509局 (689 M; 821 s with its sub-tables on 2 threads, stop 30)
   )
 fi
 
