@@ -93,9 +93,10 @@ if [ "$leaf" = 1 ]; then
     KCPKBP KCAPKB KRCKRB KAPKBP KRCKP KRCAKR KCAPKC KRCBKP KRPKCB KRAKCP
     KRCKAP KRCKAAP KRAAKPP KRPKCBB KRBBKRP KRAKCAP KRPKCP
   )
-  # Stop 30: the end of 梦入神机 据兵败马's book line (118 s on 2 threads);
-  # with it the verifier shows the line unsound at move 36.
-  tables+=(KRPKRB)
+  # Stop 30: the ends of 梦入神机's book lines 据兵败马 (KRPKRB, 118 s on 2
+  # threads: with it the verifier shows the line unsound at move 36) and
+  # 回光返照 (KRPPKBB, 124 s).
+  tables+=(KRPKRB KRPPKBB)
 fi
 
 if [ "$draws" = 1 ]; then
