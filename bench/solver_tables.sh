@@ -95,8 +95,8 @@ if [ "$leaf" = 1 ]; then
   )
   # Stop 30: the ends of 梦入神机's book lines 据兵败马 (KRPKRB, 118 s on 2
   # threads: with it the verifier shows the line unsound at move 36) and
-  # 回光返照 (KRPPKBB, 124 s).
-  tables+=(KRPKRB KRPPKBB)
+  # 回光返照 (KRPPKBB, 124 s), 兵甲运胜 (KCAPKRB, 999 s, 1.5 GB: confirms it).
+  tables+=(KRPKRB KRPPKBB KCAPKRB)
 fi
 
 if [ "$draws" = 1 ]; then
