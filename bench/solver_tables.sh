@@ -93,9 +93,10 @@ if [ "$leaf" = 1 ]; then
     KCPKBP KCAPKB KRCKRB KAPKBP KRCKP KRCAKR KCAPKC KRCBKP KRPKCB KRAKCP
     KRCKAP KRCKAAP KRAAKPP KRPKCBB KRBBKRP KRAKCAP KRPKCP
   )
-  # Stop 30: the ends of 梦入神机's book lines 据兵败马 (KRPKRB, 118 s on 2
-  # threads: with it the verifier shows the line unsound at move 36) and
-  # 回光返照 (KRPPKBB, 124 s), 兵甲运胜 (KCAPKRB, 999 s, 1.5 GB: confirms it).
+  # Stop 30: where three of 梦入神机's book lines end (build times on 2
+  # threads, with sub-tables): 据兵败马 (KRPKRB, 118 s; shows the line
+  # unsound at move 36), 回光返照 (KRPPKBB, 124 s) and 兵甲运胜 (KCAPKRB,
+  # 999 s, 1.5 GB; confirms it).
   tables+=(KRPKRB KRPPKBB KCAPKRB)
 fi
 
