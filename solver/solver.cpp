@@ -32,6 +32,75 @@ const char* ProofKindName(ProofKind k) {
   }
 }
 
+namespace {
+
+// The side to move has lost: mated, stalemated where that loses, or its
+// royal piece captured.
+bool LostNow(const Position& pos) {
+  const Variant& v = pos.variant();
+  if (v.rules().win == WinCondition::kCaptureRoyal && v.royal_kind() >= 0 && pos.royal_square(pos.side_to_move()) < 0)
+    return true;
+  MoveList replies;
+  pos.GenerateLegal(&replies);
+  return replies.empty() && (pos.InCheck() || v.rules().stalemate == Outcome::kLoss);
+}
+
+// A line played from `root`, with what the repetition rules need: each
+// position's key, whether the move into it checked, and the last capture.
+struct PlayedLine {
+  Position pos;
+  std::vector<StateInfo> states;
+  std::vector<uint64_t> keys;   // keys[i]: after i plies
+  std::vector<bool> checked;    // checked[i]: the move into ply i gave check
+  std::vector<size_t> reset;    // reset[i]: the last ply <= i after a capture
+  PlayedLine(const Position& root, size_t capacity) : pos(root), states(capacity) {
+    keys = {pos.key()}, checked = {pos.InCheck()}, reset = {0};
+  }
+  size_t plies() const { return keys.size() - 1; }
+  void Play(Move m) {
+    StateInfo& st = states[plies()];
+    pos.DoMove(m, &st);
+    const size_t ply = plies() + 1;
+    keys.push_back(pos.key());
+    checked.push_back(pos.InCheck());
+    reset.push_back(st.captured != kNoPiece ? ply : reset.back());
+  }
+  // Whether the latest position repeats an earlier one since the last
+  // capture; if so, whether every move of the cycle by the side that just
+  // moved gave check (*mover_checked_throughout), and every one by the
+  // side to move (*other_checked_throughout).
+  bool Repeats(bool* mover_checked_throughout, bool* other_checked_throughout) const {
+    const size_t ply = plies();
+    for (size_t j = ply; j >= reset[ply] + 2; j -= 2) {
+      if (keys[j - 2] != keys[ply]) continue;
+      // Moves into plies j-1 .. ply; the one into `ply` was made by the
+      // side not to move now; they alternate back from there.
+      bool mover_all = true, other_all = true;
+      for (size_t i = j - 1; i <= ply; ++i) ((ply - i) % 2 == 0 ? mover_all : other_all) &= checked[i];
+      *mover_checked_throughout = mover_all;
+      *other_checked_throughout = other_all;
+      return true;
+    }
+    return false;
+  }
+};
+
+}  // namespace
+
+// How `line` from `root`, a win for `winner`, ends.
+LineEnd HowLineEnds(const Position& root, const std::vector<Move>& line, Color winner) {
+  PlayedLine played(root, line.size());
+  for (Move m : line) played.Play(m);
+  if (LostNow(played.pos)) return LineEnd::kMate;
+  bool mover_all, other_all;
+  if (!played.Repeats(&mover_all, &other_all)) return LineEnd::kOpen;
+  const bool winner_moved = played.pos.side_to_move() != winner;
+  const bool loser_all = winner_moved ? other_all : mover_all;
+  const bool winner_all = winner_moved ? mover_all : other_all;
+  return root.variant().rules().perpetual_check == Outcome::kLoss && loser_all && !winner_all ? LineEnd::kPerpetualCheck
+                                                                                            : LineEnd::kOpen;
+}
+
 std::vector<Move> SolveResult::WinningFirstMoves() const {
   std::vector<Move> out;
   for (const FirstMove& f : first_moves)
@@ -139,16 +208,7 @@ struct Solver::Impl {
     return a.status == ProofStatus::kProven ? 1 : a.status == ProofStatus::kDisproven ? 0 : -1;
   }
 
-  // The side to move has lost: mated, stalemated where that loses, or its
-  // royal piece captured.
-  static bool Lost(const Position& pos) {
-    const Variant& v = pos.variant();
-    if (v.rules().win == WinCondition::kCaptureRoyal && v.royal_kind() >= 0 && pos.royal_square(pos.side_to_move()) < 0)
-      return true;
-    MoveList replies;
-    pos.GenerateLegal(&replies);
-    return replies.empty() && (pos.InCheck() || v.rules().stalemate == Outcome::kLoss);
-  }
+  static bool Lost(const Position& pos) { return LostNow(pos); }
 
   static std::string Millions(uint64_t n) {
     std::ostringstream o;
@@ -248,60 +308,32 @@ struct Solver::Impl {
     return best;
   }
 
-  // For a win whose length is only an upper bound: the line of its proof as
-  // the table holds it, from facts alone (no search) — each winner's move
-  // the table's proof move, each defence the one whose known proof is the
-  // longest; from a position the endgame tables value, their line. Not
-  // proved best play; it stops where the table has lost a proof (a defence
-  // with no known proof: the longest one is not known).
-  std::vector<Move> ProofLine(const Position& root, Color winner, int plies) const {
-    std::vector<Move> line;
-    Position pos = root;
-    std::vector<StateInfo> states(static_cast<size_t>(std::max(plies, 0)));
-    MoveList moves;
-    for (int d = plies; d > 0; --d) {
-      pos.GenerateLegal(&moves);
-      if (moves.empty()) break;
-      TablebaseValue tv;
-      if (opt.tablebase && opt.tablebase->Probe(pos, &tv) && tv.dtm >= 0 &&
-          tv.result == (pos.side_to_move() == winner ? Claim::kWin : Claim::kLoss)) {
-        for (Move m : TableLine(pos, tv.dtm)) line.push_back(m);
-        break;
-      }
-      Move chosen;
-      if (pos.side_to_move() == winner) {
-        uint16_t len;
-        const Move m = KnownProof(pos, winner, &len);
-        if (!m.is_none() && moves.contains(m)) chosen = m;
-      } else {
-        int longest = -1;
-        for (Move m : moves) {
-          StateInfo st;
-          pos.DoMove(m, &st);
-          uint16_t len;
-          const Move reply = KnownProof(pos, winner, &len);
-          pos.UndoMove(m, st);
-          if (reply.is_none()) {  // this defence's proof is lost: the longest is not known
-            chosen = Move();
-            break;
-          }
-          if (static_cast<int>(len) > longest) longest = len, chosen = m;
-        }
-      }
-      if (chosen.is_none()) break;
-      line.push_back(chosen);
-      pos.DoMove(chosen, &states[line.size() - 1]);
-    }
-    return line;
+  // The table's proof move for `winner` at `p` if its proof fits within
+  // `plies_left`; otherwise a small bounded search by `refill` (its budget
+  // shared by all such calls of one walk) tries to find one that does, and
+  // its move is returned if it did. With neither, the move of a proof too
+  // long (the caller decides) or none.
+  Move FittingProof(Prover* refill, const Budget& refill_budget, const Position& p, Color winner, int plies_left) {
+    constexpr uint64_t kRefillNodes = 20'000;
+    uint16_t len;
+    Move best = KnownProof(p, winner, &len);
+    if (len <= plies_left || plies_left <= 0 || refill_budget.exhausted()) return best;
+    Position q = p;
+    refill->Prove(q, {winner, Mode::kAll, static_cast<uint16_t>(std::min<int>(plies_left, kUnbounded - 1))},
+                  kRefillNodes);
+    const Move again = KnownProof(p, winner, &len);
+    return again.is_none() ? best : again;
   }
 
   // The line of a decided result: best play as far as it was proved (the
   // whole line where the length is exact and the budget allowed), then the
   // proof's line — for a length that is only an upper bound, the whole line.
-  void CompleteLine(const Position& pos, SolveResult* r, std::ostringstream* note) const {
+  void CompleteLine(const Position& pos, SolveResult* r, std::ostringstream* note) {
+    if (opt.forget_proofs_before_line_for_test) tt.Clear();
     const size_t best_part = r->pv.size();
-    if (!EndsInMate(pos, r->pv)) ExtendWithProofLine(pos, decided.attacker, r->mate_plies, &r->pv);
-    const bool mates = EndsInMate(pos, r->pv);
+    if (HowLineEnds(pos, r->pv, decided.attacker) == LineEnd::kOpen)
+      ExtendWithProofLine(pos, decided.attacker, r->mate_plies, &r->pv);
+    const LineEnd end = HowLineEnds(pos, r->pv, decided.attacker);
     if (!r->mate_exact && opt.shortest) {
       *note << "shortest mate not proved within the budget (" << r->mate_plies << " plies is an upper bound"
             << (r->pv.empty() ? "" : "; the line is the proof's, not proved best play") << "); ";
@@ -312,24 +344,66 @@ struct Solver::Impl {
       // check, which a search from the line's position alone cannot see.
       *note << "best play proved for the first " << best_part << " plies of the line, the rest is the proof's; ";
     }
-    if (!r->pv.empty() && !mates) *note << "the line stops before mate; ";
-    else if (r->pv.empty()) *note << "no line: the table lost the proof; ";
+    if (r->pv.empty()) *note << "no line: the table lost the proof; ";
+    else if (end == LineEnd::kPerpetualCheck) *note << "the line ends where the loser's checks repeat (perpetual check loses); ";
+    else if (end == LineEnd::kOpen) *note << "the line stops before mate; ";
   }
 
-  // Whether `line` from `root` ends with the side to move lost.
-  static bool EndsInMate(const Position& root, const std::vector<Move>& line) {
-    Position p = root;
-    std::vector<StateInfo> states(line.size());
-    for (size_t i = 0; i < line.size(); ++i) p.DoMove(line[i], &states[i]);
-    return Lost(p);
-  }
-
-  // `line` from `root` (a mate within `plies`) continued by the proof's line.
-  void ExtendWithProofLine(const Position& root, Color winner, int plies, std::vector<Move>* line) const {
-    Position p = root;
-    std::vector<StateInfo> states(line->size());
-    for (size_t i = 0; i < line->size(); ++i) p.DoMove((*line)[i], &states[i]);
-    for (Move m : ProofLine(p, winner, plies - static_cast<int>(line->size()))) line->push_back(m);
+  // `line` from `root` (a win for `winner` within `plies`) continued by the
+  // proof's line: the line of the proof as the table holds it — each
+  // winner's move the table's proof move, each defence the one whose known
+  // proof is the longest; from a position the endgame tables value, their
+  // line. Not proved best play. Where the table has lost a proof, or holds
+  // only one longer than the plies left (a full table replaces entries), a
+  // small bounded search refills it (as in the re-check); the line stops
+  // before mate only where that fails too. It ends where the loser's checks
+  // repeat a position: a win by the rule that perpetual check loses (a
+  // proof resting on it has the loser check on for ever in its line).
+  void ExtendWithProofLine(const Position& root, Color winner, int plies, std::vector<Move>* line) {
+    const int left = plies - static_cast<int>(line->size());
+    PlayedLine played(root, line->size() + static_cast<size_t>(std::max(left, 0)));
+    for (Move m : *line) played.Play(m);
+    MoveList moves;
+    constexpr uint64_t kLineRefillNodes = 1'000'000;  // all the refills of one line together
+    Budget refill_budget(kLineRefillNodes, 0, opt.stop);
+    Prover refill(&tt, &refill_budget, opt.tablebase);
+    refill.set_material_weight(opt.material_weight);
+    Position& pos = played.pos;
+    for (int d = left; d > 0; --d) {
+      pos.GenerateLegal(&moves);
+      if (moves.empty()) break;
+      bool mover_all, other_all;
+      if (played.Repeats(&mover_all, &other_all)) break;  // HowLineEnds says whose
+      TablebaseValue tv;
+      if (opt.tablebase && opt.tablebase->Probe(pos, &tv) && tv.dtm >= 0 &&
+          tv.result == (pos.side_to_move() == winner ? Claim::kWin : Claim::kLoss)) {
+        for (Move m : TableLine(pos, tv.dtm)) line->push_back(m);
+        break;
+      }
+      Move chosen;
+      if (pos.side_to_move() == winner) {
+        const Move m = FittingProof(&refill, refill_budget, pos, winner, d);
+        if (!m.is_none() && moves.contains(m)) chosen = m;
+      } else {
+        int longest = -1;
+        for (Move m : moves) {
+          StateInfo st;
+          pos.DoMove(m, &st);
+          const Move reply = FittingProof(&refill, refill_budget, pos, winner, d - 1);
+          uint16_t len;
+          KnownProof(pos, winner, &len);
+          pos.UndoMove(m, st);
+          if (reply.is_none()) {  // this defence's proof is lost: the longest is not known
+            chosen = Move();
+            break;
+          }
+          if (static_cast<int>(len) > longest) longest = len, chosen = m;
+        }
+      }
+      if (chosen.is_none()) break;
+      line->push_back(chosen);
+      played.Play(chosen);
+    }
   }
 
   // Walks a mate of `plies` for `winner` again (solver/proof_check.h) with
@@ -339,27 +413,11 @@ struct Solver::Impl {
   // (all of them together within the check's node limit) refills it: a
   // hint still, which the check verifies like any other move.
   solver::ProofCheckResult Recheck(const Position& pos, Color winner, int plies, uint64_t node_limit) {
-    constexpr uint64_t kRefillNodes = 20'000;
     Budget refill_budget(node_limit, 0, opt.stop);
     Prover refill(&tt, &refill_budget, opt.tablebase);
     refill.set_material_weight(opt.material_weight);
-    auto known = [&](const Position& p, int plies_left, bool* fits) {
-      uint16_t len;
-      const Move best = KnownProof(p, winner, &len);
-      *fits = len <= plies_left;
-      return best;
-    };
     const solver::MateHint hint = [&](const Position& p, int plies_left) {
-      bool fits = false;
-      Move best = known(p, plies_left, &fits);
-      if (!fits && !refill_budget.exhausted()) {
-        Position q = p;
-        refill.Prove(q, {winner, Mode::kAll, static_cast<uint16_t>(std::min<int>(plies_left, kUnbounded - 1))},
-                     kRefillNodes);
-        const Move again = known(p, plies_left, &fits);
-        if (!again.is_none()) best = again;
-      }
-      return best;
+      return FittingProof(&refill, refill_budget, p, winner, plies_left);
     };
     if (opt.recheck_plies_for_test) plies = opt.recheck_plies_for_test(pos, plies);
     return solver::CheckMate(pos, winner, plies, hint, opt.tablebase, node_limit);

@@ -56,6 +56,10 @@ struct SolveOptions {
   // withhold a failed proof (the root's mate, a cook, the book's line) can
   // be reached; no known fault of the search reaches them.
   std::function<int(const Position& pos, int plies)> recheck_plies_for_test;
+  // Tests only: the transposition table is cleared once a win is proved,
+  // before its line is completed, as if a full table had replaced every
+  // proof (the line's walk has to refill them).
+  bool forget_proofs_before_line_for_test = false;
   const std::atomic<bool>* stop = nullptr;  // set from another thread to stop
   const TablebaseOracle* tablebase = nullptr;  // not owned; may be null
 };
@@ -85,6 +89,14 @@ struct FirstMove {
   // root's re-check). A cook whose check fails is kept as undecided.
   solver::CheckStatus proof_check = solver::CheckStatus::kNotRun;
 };
+
+// How a line from a position won for `winner` ends (SolveResult::pv).
+enum class LineEnd : uint8_t {
+  kMate,            // the loser is mated (or stalemated, or its royal taken, where that loses)
+  kPerpetualCheck,  // the loser's checks repeat a position: a win where perpetual check loses
+  kOpen,            // neither: the line stops short
+};
+LineEnd HowLineEnds(const Position& root, const std::vector<Move>& line, Color winner);
 
 struct SolveResult {
   Claim result = Claim::kUnknown;  // for the side to move

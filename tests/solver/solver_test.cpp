@@ -10,6 +10,7 @@
 
 #include "solver/dfpn.h"
 #include "solver/solver.h"
+#include "variants/notation.h"
 #include "variants/registry.h"
 #include "random_positions.h"
 
@@ -334,6 +335,76 @@ TEST(Solver, AWinWithoutItsShortestMateStillHasTheProofsLine) {
   EXPECT_NE(r.note.find("the line is the proof's"), std::string::npos) << r.note;
 }
 
+TEST(Solver, AProofsLineIsRefilledWhereTheTableLostItsProofs) {
+  // A full table replaces entries, so the line of a long proof can meet
+  // positions whose proof is gone; the line's walk proves them again (small
+  // bounded searches). Here every proof is forgotten before the line is
+  // made: it still reaches the mate within the proof's length, and after
+  // each defence the winner still mates in the plies left (brute force).
+  SolveOptions o = Quick();
+  o.shortest = false;
+  o.cooks = false;
+  o.forget_proofs_before_line_for_test = true;
+  for (const char* fen : {"3a1kb2/7C1/3a1N3/9/9/9/9/6R2/9/4K4 w", "2bk5/9/4b4/9/9/9/9/9/5R3/4K4 w"}) {
+    const Position p = Pos("xiangqi", fen);
+    const SolveResult r = Solve(p, o);
+    ASSERT_EQ(r.result, Claim::kWin) << fen;
+    ASSERT_FALSE(r.pv.empty()) << fen << ": " << r.note;
+    EXPECT_LE(static_cast<int>(r.pv.size()), r.mate_plies) << fen;
+    EXPECT_EQ(HowLineEnds(p, r.pv, kFirst), LineEnd::kMate) << fen << ": " << r.note;
+    EXPECT_EQ(r.note.find("stops before mate"), std::string::npos) << r.note;
+    EXPECT_EQ(r.note.find("no line"), std::string::npos) << r.note;
+    Position q = p;
+    std::vector<StateInfo> states(r.pv.size());
+    for (size_t i = 0; i < r.pv.size(); ++i) {
+      q.DoMove(r.pv[i], &states[i]);
+      const int left = r.mate_plies - static_cast<int>(i) - 1;
+      if (i % 2 == 1 && left <= 5) EXPECT_TRUE(MatesWithin(q, left)) << fen << " after ply " << i + 1;
+    }
+  }
+}
+
+TEST(Solver, ALineEndsInMateOrWhereTheLosersChecksRepeat) {
+  // Black's rook checks Red's king from a1/a0 while the king steps between
+  // e0 and e1: after four plies the position repeats with every Black move
+  // a check and no Red one — a win for Red where perpetual check loses.
+  const Position p = Pos("xiangqi", "3k5/9/9/9/9/9/9/9/r8/4K4 b");
+  auto line = [&](const Position& from, std::initializer_list<const char*> moves) {
+    std::vector<Move> out;
+    Position q = from;
+    std::vector<StateInfo> states(moves.size());
+    for (const char* text : moves) {
+      Move m;
+      EXPECT_TRUE(ParseCoordMove(q, text, &m).ok()) << text;
+      out.push_back(m);
+      q.DoMove(m, &states[out.size() - 1]);
+    }
+    return out;
+  };
+  const std::vector<Move> perpetual = line(p, {"a1a0", "e0e1", "a0a1", "e1e0"});
+  EXPECT_EQ(HowLineEnds(p, perpetual, kFirst), LineEnd::kPerpetualCheck);
+  // The repetition is seen from either side's move: one ply on, the
+  // position after a0's check repeats too.
+  EXPECT_EQ(HowLineEnds(p, line(p, {"a1a0", "e0e1", "a0a1", "e1e0", "a1a0"}), kFirst), LineEnd::kPerpetualCheck);
+  // Short of the repetition, or a repetition without checks: open.
+  EXPECT_EQ(HowLineEnds(p, line(p, {"a1a0", "e0e1", "a0a1"}), kFirst), LineEnd::kOpen);
+  EXPECT_EQ(HowLineEnds(p, line(p, {"a1a2", "e0e1", "a2a1", "e1e0"}), kFirst), LineEnd::kOpen);
+  // Black's perpetual check is no win for Black.
+  EXPECT_EQ(HowLineEnds(p, perpetual, kSecond), LineEnd::kOpen);
+  // A variant where perpetual check is allowed (a draw) gives no win by it.
+  std::shared_ptr<const Variant> lenient;
+  ASSERT_TRUE(LoadVariant("xiangqi", &lenient, {"rules.perpetual_check=draw"}).ok());
+  Position q;
+  ASSERT_TRUE(Position::FromFen(*lenient, p.Fen(), &q).ok());
+  EXPECT_EQ(HowLineEnds(q, line(q, {"a1a0", "e0e1", "a0a1", "e1e0"}), kFirst), LineEnd::kOpen);
+  // A mate.
+  const Position m = Pos("xiangqi", "3a5/9/5k3/9/9/9/6R2/9/9/2NK5 w");
+  const SolveResult r = Solve(m, Quick());
+  ASSERT_EQ(r.result, Claim::kWin);
+  EXPECT_EQ(HowLineEnds(m, r.pv, kFirst), LineEnd::kMate);
+  EXPECT_EQ(HowLineEnds(m, std::vector<Move>(r.pv.begin(), r.pv.end() - 1), kFirst), LineEnd::kOpen);
+}
+
 TEST(Solver, AMateThatRestsOnTheDefendersPerpetualCheckHasItsWholeLine) {
   // After 车六进一 车５进１ the mate rests on Black's perpetual check losing,
   // which a search from the line's position alone cannot see: best play is
@@ -503,3 +574,4 @@ TEST(Solver, TablebaseValuesEndTheSearch) {
 
 }  // namespace
 }  // namespace canju
+
