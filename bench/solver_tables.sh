@@ -18,7 +18,9 @@
 #   --draws  also the tables of the 适情雅趣 先和局 draw claims of five and six
 #            pieces (a table at the root confirms or refutes the claim)
 #   --draws7 also those of seven pieces that advisors and bishops keep small
-#            (23-690 M positions a side; stop 29, docs/solver-results.md)
+#            (23-690 M positions a side; stop 29, docs/solver-results.md),
+#            and KCPKBPP (2.3 G positions a side, about 30 min with its
+#            sub-tables on 2 threads, a 6.3 GB plan; stop 31)
 #
 # Then: build/bench/solver_bench --tb DIR ...  or  canju verify --tb DIR ...
 set -euo pipefail
@@ -37,7 +39,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ $# -lt 2 ]; then
-  sed -n '2,23p' "$0" >&2
+  sed -n '2,25p' "$0" >&2
   exit 2
 fi
 canju=$1
@@ -141,6 +143,7 @@ if [ "$draws7" = 1 ]; then
     KRKNBBP   # 第493局 (421 M)
     KRAPKRA   # 第511局 (501 M; 1083 s with its sub-tables on 2 threads, stop 30)
     KRCKRBB   # 第509局 (689 M; 821 s with its sub-tables on 2 threads, stop 30)
+    KCPKBPP   # 第498局 (2.3 G, dense cells; 1201 s for the table, about 30 min with its sub-tables, stop 31)
   )
 fi
 
