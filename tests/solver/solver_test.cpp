@@ -359,7 +359,9 @@ TEST(Solver, AProofsLineIsRefilledWhereTheTableLostItsProofs) {
     for (size_t i = 0; i < r.pv.size(); ++i) {
       q.DoMove(r.pv[i], &states[i]);
       const int left = r.mate_plies - static_cast<int>(i) - 1;
-      if (i % 2 == 1 && left <= 5) EXPECT_TRUE(MatesWithin(q, left)) << fen << " after ply " << i + 1;
+      if (i % 2 == 1 && left <= 5) {
+        EXPECT_TRUE(MatesWithin(q, left)) << fen << " after ply " << i + 1;
+      }
     }
   }
 }
