@@ -309,6 +309,21 @@ TEST(Solver, BoundedSearchAgreesWithBruteForce) {
   EXPECT_GT(mates, 0);
 }
 
+// After each defence of the line `r.pv` from `p`, with at most five plies
+// left of `r.mate_plies`, the winner still mates in the plies left (brute
+// force).
+void ExpectMatedAfterEachDefence(const Position& p, const SolveResult& r) {
+  Position q = p;
+  std::vector<StateInfo> states(r.pv.size());
+  for (size_t i = 0; i < r.pv.size(); ++i) {
+    q.DoMove(r.pv[i], &states[i]);
+    const int left = r.mate_plies - static_cast<int>(i) - 1;
+    if (i % 2 == 1 && left <= 5) {
+      EXPECT_TRUE(MatesWithin(q, left)) << p.Fen() << " after ply " << i + 1;
+    }
+  }
+}
+
 TEST(Solver, AWinWithoutItsShortestMateStillHasTheProofsLine) {
   // Without the tightening the length is the proof's, an upper bound; the
   // line is the proof's too: legal, ending in mate within that length, and
@@ -323,15 +338,7 @@ TEST(Solver, AWinWithoutItsShortestMateStillHasTheProofsLine) {
   ASSERT_FALSE(r.pv.empty());
   EXPECT_LE(static_cast<int>(r.pv.size()), r.mate_plies);
   EXPECT_TRUE(LineEndsInMate(p, r.pv));
-  Position q = p;
-  std::vector<StateInfo> states(r.pv.size());
-  for (size_t i = 0; i < r.pv.size(); ++i) {
-    q.DoMove(r.pv[i], &states[i]);
-    const int left = r.mate_plies - static_cast<int>(i) - 1;
-    if (i % 2 == 1 && left <= 5) {
-      EXPECT_TRUE(MatesWithin(q, left)) << "after ply " << i + 1;
-    }
-  }
+  ExpectMatedAfterEachDefence(p, r);
   EXPECT_NE(r.note.find("the line is the proof's"), std::string::npos) << r.note;
 }
 
@@ -354,15 +361,7 @@ TEST(Solver, AProofsLineIsRefilledWhereTheTableLostItsProofs) {
     EXPECT_EQ(HowLineEnds(p, r.pv, kFirst), LineEnd::kMate) << fen << ": " << r.note;
     EXPECT_EQ(r.note.find("stops before mate"), std::string::npos) << r.note;
     EXPECT_EQ(r.note.find("no line"), std::string::npos) << r.note;
-    Position q = p;
-    std::vector<StateInfo> states(r.pv.size());
-    for (size_t i = 0; i < r.pv.size(); ++i) {
-      q.DoMove(r.pv[i], &states[i]);
-      const int left = r.mate_plies - static_cast<int>(i) - 1;
-      if (i % 2 == 1 && left <= 5) {
-        EXPECT_TRUE(MatesWithin(q, left)) << fen << " after ply " << i + 1;
-      }
-    }
+    ExpectMatedAfterEachDefence(p, r);
   }
 }
 
