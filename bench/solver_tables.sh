@@ -19,8 +19,8 @@
 #            pieces (a table at the root confirms or refutes the claim)
 #   --draws7 also those of seven pieces that advisors and bishops keep small
 #            (23-690 M positions a side; stop 29, docs/solver-results.md),
-#            and KCPKBPP (2.3 G positions a side, about 30 min with its
-#            sub-tables on 2 threads, a 6.3 GB plan; stop 31)
+#            and KCPKBPP, KPPPKCP (2.3 and 5.8 G positions a side, about
+#            30 and 60 min on 2 threads, 6.3 and 13.1 GB plans; stop 31)
 #
 # Then: build/bench/solver_bench --tb DIR ...  or  canju verify --tb DIR ...
 set -euo pipefail
@@ -144,6 +144,7 @@ if [ "$draws7" = 1 ]; then
     KRAPKRA   # 第511局 (501 M; 1083 s with its sub-tables on 2 threads, stop 30)
     KRCKRBB   # 第509局 (689 M; 821 s with its sub-tables on 2 threads, stop 30)
     KCPKBPP   # 第498局 (2.3 G, dense cells; 1201 s for the table, about 30 min with its sub-tables, stop 31)
+    KPPPKCP   # 第494局 (5.84 G, dense cells, 13.1 GB plan; 3326 s for the table on 2 threads, stop 31)
   )
 fi
 
