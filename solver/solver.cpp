@@ -66,13 +66,14 @@ struct PlayedLine {
     reset.push_back(st.captured != kNoPiece ? ply : reset.back());
   }
   // Whether the latest position repeats an earlier one since the last
-  // capture; if so, whether every move of the cycle by the side that just
-  // moved gave check (*mover_checked_throughout), and every one by the
-  // side to move (*other_checked_throughout).
-  bool Repeats(bool* mover_checked_throughout, bool* other_checked_throughout) const {
+  // capture; if so (and asked), whether every move of the cycle by the side
+  // that just moved gave check (*mover_checked_throughout), and every one
+  // by the side to move (*other_checked_throughout).
+  bool Repeats(bool* mover_checked_throughout = nullptr, bool* other_checked_throughout = nullptr) const {
     const size_t ply = plies();
     for (size_t j = ply; j >= reset[ply] + 2; j -= 2) {
       if (keys[j - 2] != keys[ply]) continue;
+      if (!mover_checked_throughout) return true;
       // Moves into plies j-1 .. ply; the one into `ply` was made by the
       // side not to move now; they alternate back from there.
       bool mover_all = true, other_all = true;
@@ -208,8 +209,6 @@ struct Solver::Impl {
     return a.status == ProofStatus::kProven ? 1 : a.status == ProofStatus::kDisproven ? 0 : -1;
   }
 
-  static bool Lost(const Position& pos) { return LostNow(pos); }
-
   static std::string Millions(uint64_t n) {
     std::ostringstream o;
     o.precision(n >= 10'000'000 ? 0 : 1);
@@ -312,17 +311,23 @@ struct Solver::Impl {
   // `plies_left`; otherwise a small bounded search by `refill` (its budget
   // shared by all such calls of one walk) tries to find one that does, and
   // its move is returned if it did. With neither, the move of a proof too
-  // long (the caller decides) or none.
-  Move FittingProof(Prover* refill, const Budget& refill_budget, const Position& p, Color winner, int plies_left) {
+  // long (the caller decides) or none. *len (if asked): the length of the
+  // proof returned, as KnownProof gives it.
+  Move FittingProof(Prover* refill, const Budget& refill_budget, const Position& p, Color winner, int plies_left,
+                    uint16_t* len = nullptr) {
     constexpr uint64_t kRefillNodes = 20'000;
-    uint16_t len;
-    Move best = KnownProof(p, winner, &len);
-    if (len <= plies_left || plies_left <= 0 || refill_budget.exhausted()) return best;
+    uint16_t known_len;
+    const Move best = KnownProof(p, winner, &known_len);
+    if (len) *len = known_len;
+    if (known_len <= plies_left || plies_left <= 0 || refill_budget.exhausted()) return best;
     Position q = p;
     refill->Prove(q, {winner, Mode::kAll, static_cast<uint16_t>(std::min<int>(plies_left, kUnbounded - 1))},
                   kRefillNodes);
-    const Move again = KnownProof(p, winner, &len);
-    return again.is_none() ? best : again;
+    uint16_t again_len;
+    const Move again = KnownProof(p, winner, &again_len);
+    if (again.is_none()) return best;
+    if (len) *len = again_len;
+    return again;
   }
 
   // The line of a decided result: best play as far as it was proved (the
@@ -372,8 +377,7 @@ struct Solver::Impl {
     for (int d = left; d > 0; --d) {
       pos.GenerateLegal(&moves);
       if (moves.empty()) break;
-      bool mover_all, other_all;
-      if (played.Repeats(&mover_all, &other_all)) break;  // HowLineEnds says whose
+      if (played.Repeats()) break;  // HowLineEnds says whose
       TablebaseValue tv;
       if (opt.tablebase && opt.tablebase->Probe(pos, &tv) && tv.dtm >= 0 &&
           tv.result == (pos.side_to_move() == winner ? Claim::kWin : Claim::kLoss)) {
@@ -389,9 +393,8 @@ struct Solver::Impl {
         for (Move m : moves) {
           StateInfo st;
           pos.DoMove(m, &st);
-          const Move reply = FittingProof(&refill, refill_budget, pos, winner, d - 1);
           uint16_t len;
-          KnownProof(pos, winner, &len);
+          const Move reply = FittingProof(&refill, refill_budget, pos, winner, d - 1, &len);
           pos.UndoMove(m, st);
           if (reply.is_none()) {  // this defence's proof is lost: the longest is not known
             chosen = Move();
@@ -476,7 +479,7 @@ struct Solver::Impl {
     auto accept = [&](Position& after, int d, int pass) {
       const bool atm = after.side_to_move() != q.attacker;  // the attacker just moved
       if (atm && !prover->Allowed(after, q)) return false;
-      if (d == 1) return Lost(after);  // the mating move
+      if (d == 1) return LostNow(after);  // the mating move
       uint16_t pl;
       int16_t dd;
       prover->Facts(after, q, &pl, &dd);

@@ -387,7 +387,8 @@ TEST(Solver, ALineEndsInMateOrWhereTheLosersChecksRepeat) {
   // The repetition is seen from either side's move: one ply on, the
   // position after a0's check repeats too.
   EXPECT_EQ(HowLineEnds(p, line(p, {"a1a0", "e0e1", "a0a1", "e1e0", "a1a0"}), kFirst), LineEnd::kPerpetualCheck);
-  // Short of the repetition, or a repetition without checks: open.
+  // Short of the repetition, or a repetition in which not every Black
+  // move checks (a1a2 does not): open.
   EXPECT_EQ(HowLineEnds(p, line(p, {"a1a0", "e0e1", "a0a1"}), kFirst), LineEnd::kOpen);
   EXPECT_EQ(HowLineEnds(p, line(p, {"a1a2", "e0e1", "a2a1", "e1e0"}), kFirst), LineEnd::kOpen);
   // Black's perpetual check is no win for Black.
