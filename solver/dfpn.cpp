@@ -1,4 +1,5 @@
 #include "solver/dfpn.h"
+#include "solver/repetition.h"
 
 #include <algorithm>
 #include <ctime>
@@ -137,25 +138,18 @@ void Prover::EnterPly(int ply, const StateInfo& st, bool check) {
 
 // A position already on the path: the cycle's checks decide.
 bool Prover::Repetition(int ply, Child* c) const {
-  const uint64_t key = keys_[ply];
-  for (int j = ply - 2; j >= irreversible_[ply]; j -= 2) {
-    if (keys_[j] != key) continue;
-    bool attacker_checks_all = true, defender_checks_all = true;
-    for (int i = j; i < ply; ++i) {
-      // in_check_[i]: the move into node i checked; the mover was the
-      // other side of the one to move at i.
-      if (attacker_[i]) defender_checks_all &= in_check_[i];
-      else attacker_checks_all &= in_check_[i];
-    }
-    const bool attacker_wins = pos_->variant().rules().perpetual_check == Outcome::kLoss && defender_checks_all &&
-                               !attacker_checks_all;
-    c->pn = attacker_wins ? 0 : kInf;
-    c->dn = attacker_wins ? kInf : 0;
-    c->len = 0;
-    c->rep = static_cast<int16_t>(j);
-    return true;
-  }
-  return false;
+  const int j = EarlierOccurrence(ply, irreversible_[ply], [this](int i) { return keys_[i]; });
+  if (j < 0) return false;
+  // in_check_[i]: the move into node i checked. The move into `ply` may not
+  // have been tested yet, but its position is node j's, whose test was made.
+  const CycleLoser loser = LoserOfCycle(pos_->variant().rules(), j, ply,
+                                        [this, j, ply](int i) { return in_check_[i == ply ? j : i] != 0; });
+  const bool attacker_wins = Loses(loser, !attacker_[ply]);
+  c->pn = attacker_wins ? 0 : kInf;
+  c->dn = attacker_wins ? kInf : 0;
+  c->len = 0;
+  c->rep = static_cast<int16_t>(j);
+  return true;
 }
 
 // The side to move has no legal move (or has lost its royal piece).

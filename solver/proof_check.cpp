@@ -1,4 +1,5 @@
 #include "solver/proof_check.h"
+#include "solver/repetition.h"
 
 #include <algorithm>
 #include <climits>
@@ -67,24 +68,14 @@ class Checker {
   }
 
   // The side to move at `ply` has just been moved to. A position met
-  // before on the path (since the last capture) with the same side to move
-  // ends the line: a win for the attacker only when every move of the
-  // cycle by the defender checked and not every one by the attacker, and
-  // the variant makes perpetual check lose; otherwise no win.
+  // before on the path ends the line, a win for the attacker only where the
+  // repetition rule (repetition.h) makes the defender its loser.
   bool Repetition(int ply, Outcome* out) const {
-    for (int j = ply - 2; j >= irreversible_[ply]; j -= 2) {
-      if (keys_[j] != keys_[ply]) continue;
-      bool attacker_all = true, defender_all = true;
-      for (int i = j + 1; i <= ply; ++i) {
-        // The move into ply i was made by the side not to move at i.
-        const bool mover_attacks = ((ply - i) % 2 == 0) ? !AttackerToMove() : AttackerToMove();
-        (mover_attacks ? attacker_all : defender_all) &= checked_[i];
-      }
-      const bool win = pos_.variant().rules().perpetual_check == canju::Outcome::kLoss && defender_all && !attacker_all;
-      *out = {win, j};
-      return true;
-    }
-    return false;
+    const int j = EarlierOccurrence(ply, irreversible_[ply], [this](int i) { return keys_[i]; });
+    if (j < 0) return false;
+    const CycleLoser loser = LoserOfCycle(pos_.variant().rules(), j, ply, [this](int i) { return checked_[i]; });
+    *out = {Loses(loser, !AttackerToMove()), j};
+    return true;
   }
 
   bool AttackerToMove() const { return pos_.side_to_move() == attacker_; }

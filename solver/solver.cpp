@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "solver/dfpn.h"
+#include "solver/repetition.h"
 #include "solver/tt.h"
 #include "variants/notation.h"
 
@@ -65,24 +66,11 @@ struct PlayedLine {
     checked.push_back(pos.InCheck());
     reset.push_back(st.captured != kNoPiece ? ply : reset.back());
   }
-  // Whether the latest position repeats an earlier one since the last
-  // capture; if so (and asked), whether every move of the cycle by the side
-  // that just moved gave check (*mover_checked_throughout), and every one
-  // by the side to move (*other_checked_throughout).
-  bool Repeats(bool* mover_checked_throughout = nullptr, bool* other_checked_throughout = nullptr) const {
-    const size_t ply = plies();
-    for (size_t j = ply; j >= reset[ply] + 2; j -= 2) {
-      if (keys[j - 2] != keys[ply]) continue;
-      if (!mover_checked_throughout) return true;
-      // Moves into plies j-1 .. ply; the one into `ply` was made by the
-      // side not to move now; they alternate back from there.
-      bool mover_all = true, other_all = true;
-      for (size_t i = j - 1; i <= ply; ++i) ((ply - i) % 2 == 0 ? mover_all : other_all) &= checked[i];
-      *mover_checked_throughout = mover_all;
-      *other_checked_throughout = other_all;
-      return true;
-    }
-    return false;
+  // Where the latest position repeats an earlier one since the last
+  // capture: that ply, or -1.
+  int Repeated() const {
+    return EarlierOccurrence(static_cast<int>(plies()), static_cast<int>(reset.back()),
+                             [this](int i) { return keys[static_cast<size_t>(i)]; });
   }
 };
 
@@ -93,13 +81,11 @@ LineEnd HowLineEnds(const Position& root, const std::vector<Move>& line, Color w
   PlayedLine played(root, line.size());
   for (Move m : line) played.Play(m);
   if (LostNow(played.pos)) return LineEnd::kMate;
-  bool mover_all, other_all;
-  if (!played.Repeats(&mover_all, &other_all)) return LineEnd::kOpen;
-  const bool winner_moved = played.pos.side_to_move() != winner;
-  const bool loser_all = winner_moved ? other_all : mover_all;
-  const bool winner_all = winner_moved ? mover_all : other_all;
-  return root.variant().rules().perpetual_check == Outcome::kLoss && loser_all && !winner_all ? LineEnd::kPerpetualCheck
-                                                                                            : LineEnd::kOpen;
+  const int from = played.Repeated();
+  if (from < 0) return LineEnd::kOpen;
+  const CycleLoser loser = LoserOfCycle(root.variant().rules(), from, static_cast<int>(played.plies()),
+                                        [&played](int i) { return static_cast<bool>(played.checked[static_cast<size_t>(i)]); });
+  return Loses(loser, played.pos.side_to_move() != winner) ? LineEnd::kPerpetualCheck : LineEnd::kOpen;
 }
 
 std::vector<Move> SolveResult::WinningFirstMoves() const {
@@ -377,7 +363,7 @@ struct Solver::Impl {
     for (int d = left; d > 0; --d) {
       pos.GenerateLegal(&moves);
       if (moves.empty()) break;
-      if (played.Repeats()) break;  // HowLineEnds says whose
+      if (played.Repeated() >= 0) break;  // HowLineEnds says whose
       TablebaseValue tv;
       if (opt.tablebase && opt.tablebase->Probe(pos, &tv) && tv.dtm >= 0 &&
           tv.result == (pos.side_to_move() == winner ? Claim::kWin : Claim::kLoss)) {
