@@ -541,9 +541,11 @@ std::vector<Move> Solver::Impl::TableLine(const Position& p, int plies) const {
 
 // Other first moves that win in answer to `q` (the question that proved the
 // root, or the depth-bounded one that found a shorter mate). Each cook's
-// mate is re-checked like the root's (SolveOptions::proof_check_nodes, one
-// such limit for all the cooks together): a cook is new knowledge about a
+// mate is re-checked like the root's, with a node limit of its own
+// (SolveOptions::proof_check_nodes): a cook is new knowledge about a
 // composition, and a wrong one would be printed in the collection's table.
+// (A limit shared by all the cooks, as before stop 32, went to the first
+// long one and left the rest unchecked.)
 void Solver::Impl::FindCooks(Position& pos, const Question& q, SolveResult* r, std::ostringstream* note) {
   MoveList moves;
   pos.GenerateLegal(&moves);
@@ -557,8 +559,7 @@ void Solver::Impl::FindCooks(Position& pos, const Question& q, SolveResult* r, s
     if (allowed) candidates.push_back(m);
   }
   r->cooks_scope = q.mode == Mode::kChecks ? 1 : q.mode == Mode::kThreats ? 2 : 3;
-  if (!r->pv.empty()) r->first_moves.push_back({r->pv[0], Claim::kWin, r->mate_plies, r->proof_check});
-  uint64_t check_nodes_left = opt.proof_check_nodes;
+  if (!r->pv.empty()) r->first_moves.push_back({r->pv[0], Claim::kWin, r->mate_plies, r->proof_check, r->proof_check_nodes});
   // Each candidate gets an equal share of what is left; the ones decided
   // early leave their share to the rest.
   for (size_t i = 0; i < candidates.size(); ++i) {
@@ -571,18 +572,16 @@ void Solver::Impl::FindCooks(Position& pos, const Question& q, SolveResult* r, s
     bool failed_check = false;
     if (a.status == ProofStatus::kProven) {
       f = {m, Claim::kWin, a.length + 1};
-      if (check_nodes_left > 0) {
-        const solver::ProofCheckResult c = Recheck(pos, ~pos.side_to_move(), a.length, check_nodes_left);
-        check_nodes_left -= std::min(check_nodes_left, c.nodes);
+      if (opt.proof_check_nodes > 0) {
+        const solver::ProofCheckResult c = Recheck(pos, ~pos.side_to_move(), a.length, opt.proof_check_nodes);
         f.proof_check = c.status;
+        f.proof_check_nodes = c.nodes;
         if (c.status == solver::CheckStatus::kFails) {
           // A fault of the search, as for the root's mate: not a cook.
           failed_check = true;
           f.result = Claim::kUnknown;
           f.mate_plies = -1;
         }
-      } else if (opt.proof_check_nodes > 0) {
-        f.proof_check = solver::CheckStatus::kIncomplete;  // the shared limit ran out before this one
       }
     }
     pos.UndoMove(m, st);

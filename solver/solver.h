@@ -88,6 +88,7 @@ struct FirstMove {
   // The independent re-check of this move's mate (the PV's first move: the
   // root's re-check). A cook whose check fails is kept as undecided.
   solver::CheckStatus proof_check = solver::CheckStatus::kNotRun;
+  uint64_t proof_check_nodes = 0;  // the nodes that re-check walked
 };
 
 // How a line from a position won for `winner` ends (SolveResult::pv).

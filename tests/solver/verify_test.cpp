@@ -212,10 +212,9 @@ TEST(Verify, CooksAreNotRecheckedWhenTheCheckIsOff) {
   EXPECT_EQ(CookCheckName(rep.verdict, 0), nullptr);
 }
 
-TEST(Verify, TheCooksShareOneCheckLimit) {
+TEST(Verify, AnIncompleteCookCheckDropsNoCook) {
   // A limit too small for any walk: the root's check and every cook's are
-  // incomplete (the cooks after the first find the shared limit spent), and
-  // an incomplete check drops no cook.
+  // incomplete, and an incomplete check drops no cook.
   VerifyOptions o = Quick();
   o.solve.proof_check_nodes = 3;
   VerifyReport rep;
@@ -228,6 +227,35 @@ TEST(Verify, TheCooksShareOneCheckLimit) {
       EXPECT_EQ(f.proof_check, solver::CheckStatus::kIncomplete);
     }
   EXPECT_EQ(rep.verdict.cooks_check, std::vector<int8_t>(rep.verdict.cooks.size(), 0));
+}
+
+TEST(Verify, EachCookHasACheckLimitOfItsOwn) {
+  // With a limit as large as the longest cook's walk, every cook's check
+  // holds, although together they walk more than that limit (a limit shared
+  // by the cooks would leave the last ones incomplete).
+  VerifyReport plain;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), Quick(), &plain).ok());
+  ASSERT_GE(plain.verdict.cooks.size(), 2u);
+  uint64_t longest = 0, sum = 0;
+  for (size_t i = 1; i < plain.solve.first_moves.size(); ++i) {
+    const FirstMove& f = plain.solve.first_moves[i];
+    if (f.result != Claim::kWin) continue;
+    ASSERT_EQ(f.proof_check, solver::CheckStatus::kHolds);
+    longest = std::max(longest, f.proof_check_nodes);
+    sum += f.proof_check_nodes;
+  }
+  ASSERT_GT(sum, longest);
+  VerifyOptions o = Quick();
+  o.solve.proof_check_nodes = longest;
+  VerifyReport rep;
+  ASSERT_TRUE(VerifyRecord(Rec(kMateIn5, Claim::kWin), o, &rep).ok());
+  EXPECT_EQ(rep.verdict.cooks, plain.verdict.cooks);
+  for (size_t i = 1; i < rep.solve.first_moves.size(); ++i) {
+    const FirstMove& f = rep.solve.first_moves[i];
+    if (f.result == Claim::kWin) {
+      EXPECT_EQ(f.proof_check, solver::CheckStatus::kHolds) << MoveToCoord(Pos(kMateIn5).variant(), f.move);
+    }
+  }
 }
 
 TEST(Verify, ACookWhoseMateFailsItsReCheckIsLeftUndecided) {
