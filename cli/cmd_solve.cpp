@@ -210,6 +210,7 @@ json SolveJson(const Position& pos, const SolveResult& r) {
   j["result"] = ClaimName(r.result);
   j["mate_plies"] = Plies(r.mate_plies);
   j["pv"] = Coords(v, r.pv);
+  j["line_end"] = LineEndJson(pos, j["pv"].get<std::vector<std::string>>(), r.result);
   j["winning_first_moves"] = Coords(v, r.WinningFirstMoves());
   // Each winning first move's re-check (the PV's first: the root's).
   json checks = json::object();
@@ -323,6 +324,7 @@ json VerifyJson(const Job& job) {
   j["proof"] = ProofKindName(job.report.solve.proof);
   j["proof_check"] = ProofCheckJson(job.report.solve.proof_check);
   j["pv"] = v.pv;
+  j["line_end"] = LineEndJson(r.variant, r.fen, v);
   j["cooks"] = v.cooks;
   j["cooks_check"] = CooksCheckJson(v);  // each cook's re-check, by move
   j["cooks_scope"] = CooksScopeName(v.cooks_scope);  // "none": cooks not searched

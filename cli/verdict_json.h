@@ -5,6 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "puzzles/record.h"
+#include "solver/solver.h"
+#include "variants/position.h"
+#include "variants/registry.h"
 
 namespace canju::cli {
 
@@ -17,6 +20,23 @@ inline nlohmann::json CooksCheckJson(const Verdict& v) {
   nlohmann::json j = nlohmann::json::object();
   for (size_t i = 0; i < v.cooks.size(); ++i) j[v.cooks[i]] = NameOrNull(CookCheckName(v, i));
   return j;
+}
+
+// How a line from `root` ends (solver's HowLineEnds): "mate",
+// "perpetual_check" (the loser's checks repeat a position, which loses),
+// "open" (it stops before either); null without a line or a win or loss.
+inline nlohmann::json LineEndJson(const Position& root, const std::vector<std::string>& coord_line, Claim result) {
+  LineEnd end;
+  if (!HowLineEnds(root, coord_line, result, &end)) return nullptr;
+  return LineEndName(end);
+}
+
+// The same for a verdict's line, from its record's position.
+inline nlohmann::json LineEndJson(const std::string& variant, const std::string& fen, const Verdict& v) {
+  std::shared_ptr<const Variant> var;
+  Position root;
+  if (!LoadVariant(variant, &var).ok() || !Position::FromFen(*var, fen, &root).ok()) return nullptr;
+  return LineEndJson(root, v.pv, v.proven);
 }
 
 }  // namespace canju::cli

@@ -88,6 +88,29 @@ LineEnd HowLineEnds(const Position& root, const std::vector<Move>& line, Color w
   return Loses(loser, played.pos.side_to_move() != winner) ? LineEnd::kPerpetualCheck : LineEnd::kOpen;
 }
 
+const char* LineEndName(LineEnd e) {
+  switch (e) {
+    case LineEnd::kMate: return "mate";
+    case LineEnd::kPerpetualCheck: return "perpetual_check";
+    default: return "open";
+  }
+}
+
+bool HowLineEnds(const Position& root, const std::vector<std::string>& coord_line, Claim result, LineEnd* end) {
+  if (coord_line.empty() || (result != Claim::kWin && result != Claim::kLoss)) return false;
+  std::vector<Move> line;
+  Position pos = root;
+  std::vector<StateInfo> states(coord_line.size());
+  for (size_t i = 0; i < coord_line.size(); ++i) {
+    Move m;
+    if (!ParseCoordMove(pos, coord_line[i], &m).ok()) return false;
+    pos.DoMove(m, &states[i]);
+    line.push_back(m);
+  }
+  *end = HowLineEnds(root, line, result == Claim::kWin ? root.side_to_move() : ~root.side_to_move());
+  return true;
+}
+
 std::vector<Move> SolveResult::WinningFirstMoves() const {
   std::vector<Move> out;
   for (const FirstMove& f : first_moves)

@@ -72,6 +72,7 @@ TEST_F(SolveCommands, SolveJsonIsOneObjectFromTheSideToMovesView) {
   canju::Position end;
   ASSERT_TRUE(Play(kMateIn5, pv, &end));
   EXPECT_TRUE(Mated(end)) << end.Fen();
+  EXPECT_EQ(j["line_end"], "mate");
   const auto wins = j["winning_first_moves"].get<std::vector<std::string>>();
   EXPECT_NE(std::find(wins.begin(), wins.end(), pv[0]), wins.end());
   EXPECT_GT(j["nodes"].get<long long>(), 0);
@@ -85,6 +86,7 @@ TEST_F(SolveCommands, SolveJsonIsOneObjectFromTheSideToMovesView) {
   json l = OneObject(loss);
   EXPECT_EQ(l["result"], "loss");
   EXPECT_EQ(l["mate_plies"], 4);
+  EXPECT_EQ(l["line_end"], "mate");  // (the side to move's loss: Red's mate)
   EXPECT_TRUE(l["winning_first_moves"].empty());
   // Both mates were walked again by the independent check; switched off, none is.
   EXPECT_EQ(j["proof_check"], "holds");
@@ -146,6 +148,7 @@ TEST_F(SolveCommands, VerifyJsonIsOneObjectPerPuzzle) {
   EXPECT_NE(objects[0]["source"].get<std::string>().find(file), std::string::npos);
   EXPECT_EQ(objects[0]["cooks_scope"], "all");  // (a full-width win: every first move tried)
   EXPECT_TRUE(objects[0]["book_end"].is_null()) << lines[0];  // (no book line)
+  EXPECT_EQ(objects[0]["line_end"], "mate") << lines[0];
   EXPECT_EQ(objects[1]["title"], "wrong");
   EXPECT_EQ(objects[1]["claimed"], "draw");
   EXPECT_EQ(objects[1]["verdict"], "refuted");
@@ -388,6 +391,7 @@ TEST_F(SolveCommands, VerifyStoresVerdictsAndRetriesTheUnprovenOnes) {
     EXPECT_EQ(s["verdict"]["mate_exact"], true) << show.out;
     EXPECT_EQ(s["verdict"]["cooks_scope"], "all") << show.out;  // full-width wins: every first move tried
     EXPECT_EQ(s["verdict"]["proof_check"], "holds") << show.out;   // the stored verdict keeps the re-check
+    EXPECT_EQ(s["verdict"]["line_end"], "mate") << show.out;       // its line replayed from the position
     ASSERT_EQ(s["verdict"]["cooks_check"].size(), s["verdict"]["cooks"].size()) << show.out;  // and each cook's
     for (const auto& c : s["verdict"]["cooks"]) EXPECT_EQ(s["verdict"]["cooks_check"][c.get<std::string>()], "holds");
     Result text = RunCanju({"puzzles", "show", "--store", dir, j["id"].get<std::string>()});

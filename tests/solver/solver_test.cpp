@@ -399,11 +399,27 @@ TEST(Solver, ALineEndsInMateOrWhereTheLosersChecksRepeat) {
   Position q;
   ASSERT_TRUE(Position::FromFen(*lenient, p.Fen(), &q).ok());
   EXPECT_EQ(HowLineEnds(q, line(q, {"a1a0", "e0e1", "a0a1", "e1e0"}), kFirst), LineEnd::kOpen);
+  // The same from a line in coordinates (a verdict's pv) and the result for
+  // the side to move (Black, who loses); nothing where there is no line, no
+  // win or loss, or a move that is not legal.
+  LineEnd end = LineEnd::kMate;
+  ASSERT_TRUE(HowLineEnds(p, {"a1a0", "e0e1", "a0a1", "e1e0"}, Claim::kLoss, &end));
+  EXPECT_EQ(end, LineEnd::kPerpetualCheck);
+  ASSERT_TRUE(HowLineEnds(p, {"a1a0", "e0e1", "a0a1"}, Claim::kLoss, &end));
+  EXPECT_EQ(end, LineEnd::kOpen);
+  EXPECT_FALSE(HowLineEnds(p, {"a1a0", "e0e2"}, Claim::kLoss, &end));
+  EXPECT_FALSE(HowLineEnds(p, {"a1a0"}, Claim::kDraw, &end));
+  EXPECT_FALSE(HowLineEnds(p, std::vector<std::string>{}, Claim::kLoss, &end));
+  EXPECT_STREQ(LineEndName(LineEnd::kPerpetualCheck), "perpetual_check");
   // A mate.
   const Position m = Pos("xiangqi", "3a5/9/5k3/9/9/9/6R2/9/9/2NK5 w");
   const SolveResult r = Solve(m, Quick());
   ASSERT_EQ(r.result, Claim::kWin);
   EXPECT_EQ(HowLineEnds(m, r.pv, kFirst), LineEnd::kMate);
+  std::vector<std::string> coords;
+  for (Move mv : r.pv) coords.push_back(MoveToCoord(m.variant(), mv));
+  ASSERT_TRUE(HowLineEnds(m, coords, Claim::kWin, &end));
+  EXPECT_EQ(end, LineEnd::kMate);
   EXPECT_EQ(HowLineEnds(m, std::vector<Move>(r.pv.begin(), r.pv.end() - 1), kFirst), LineEnd::kOpen);
 }
 
