@@ -31,12 +31,18 @@ inline nlohmann::json LineEndJson(const Position& root, const std::vector<std::s
   return LineEndName(end);
 }
 
-// The same for a verdict's line, from its record's position.
-inline nlohmann::json LineEndJson(const std::string& variant, const std::string& fen, const Verdict& v) {
+// How a verdict's line ends, replayed from its record's position; false
+// where it cannot be said (no line, no win or loss, an unreadable position).
+inline bool VerdictLineEnd(const std::string& variant, const std::string& fen, const Verdict& v, LineEnd* end) {
   std::shared_ptr<const Variant> var;
   Position root;
-  if (!LoadVariant(variant, &var).ok() || !Position::FromFen(*var, fen, &root).ok()) return nullptr;
-  return LineEndJson(root, v.pv, v.proven);
+  if (!LoadVariant(variant, &var).ok() || !Position::FromFen(*var, fen, &root).ok()) return false;
+  return HowLineEnds(root, v.pv, v.proven, end);
+}
+
+inline nlohmann::json LineEndJson(const std::string& variant, const std::string& fen, const Verdict& v) {
+  LineEnd end;
+  return VerdictLineEnd(variant, fen, v, &end) ? nlohmann::json(LineEndName(end)) : nlohmann::json(nullptr);
 }
 
 }  // namespace canju::cli

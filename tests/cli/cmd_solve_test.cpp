@@ -180,6 +180,10 @@ TEST_F(SolveCommands, VerifyJsonIsOneObjectPerPuzzle) {
   EXPECT_EQ(count("mates re-checked"), 2) << table.out;
   EXPECT_EQ(count("cooks re-checked"), static_cast<int>(objects[0]["cooks"].size() + objects[1]["cooks"].size()))
       << table.out;
+  // The confirmed win's line ends in mate.
+  EXPECT_EQ(count("lines (confirmed)"), 1) << table.out;
+  EXPECT_NE(table.out.find("1 to mate, 0 to the loser's perpetual check, 0 stop before mate"), std::string::npos)
+      << table.out;
 
   // The walk's options: the near rule turned off gives the same verdicts;
   // a share above the whole budget is refused, naming the option.
