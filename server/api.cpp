@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "puzzles/position_key.h"
+#include "solver/solver.h"
 #include "variants/display.h"
 #include "variants/notation.h"
 #include "variants/position.h"
@@ -233,6 +234,10 @@ json VerdictJson(const Verdict& vd, const Position* start) {
   json notes = json::array();
   for (const std::string& n : vd.book_notes) notes.push_back(n);
   j["book_notes"] = notes;
+  // How the line ends (solver's HowLineEnds): "mate", "perpetual_check",
+  // "open"; null without a line, a win or loss, or the position.
+  LineEnd end;
+  j["line_end"] = start && HowLineEnds(*start, vd.pv, vd.proven, &end) ? json(LineEndName(end)) : json(nullptr);
   if (start) {
     j["pv"] = MoveSequence(*start, vd.pv, false);
     j["cooks"] = MoveSequence(*start, vd.cooks, true);

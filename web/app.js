@@ -329,7 +329,12 @@ function renderVerdict() {
   // A line whose length is proved shortest is best play; otherwise it is
   // the proof's (or the book's) winning line.
   const lineLabel = v.mate_exact === true ? 'Best line 主变: ' : 'Winning line 胜线 (not proved best play): ';
-  if (v.pv.length) box.append(el('p', { id: 'line' }, el('b', { text: lineLabel }), moveList(v.pv)));
+  // How the line ends, where it is not in mate (the API's line_end).
+  const LINE_END = {
+    perpetual_check: ' — ends where the loser\'s checks repeat (perpetual check loses 长将判负)',
+    open: ' — stops before mate',
+  };
+  if (v.pv.length) box.append(el('p', { id: 'line' }, el('b', { text: lineLabel }), moveList(v.pv), LINE_END[v.line_end] || ''));
   if (v.cooks.length) {
     box.append(el('p', { id: 'cooks' }, el('b', { text: 'Cooks 多解: ' }),
                   'other winning first moves: ' + v.cooks.map((m) => (m.text || m.move) + cookCheckMark(m)).join('、')));

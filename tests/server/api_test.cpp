@@ -211,6 +211,7 @@ TEST_F(ApiTest, PuzzleHasTreeNotationVerdictAndAppearances) {
   EXPECT_EQ(v["mate_plies"], 1);
   ASSERT_EQ(v["pv"].size(), 1u);
   EXPECT_EQ(v["pv"][0]["text"], "车五进七");
+  EXPECT_EQ(v["line_end"], "mate");  // the stored line replayed from the position
   ASSERT_EQ(v["cooks"].size(), 1u);
   EXPECT_EQ(v["cooks"][0]["text"], "车五平六");
   EXPECT_EQ(v["cooks"][0]["proof_check"], "holds");

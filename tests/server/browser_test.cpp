@@ -372,6 +372,8 @@ TEST_F(BrowserTest, BrowsesCollectionsAndStepsThroughASolution) {
   // A line of a proved shortest length is best play (otherwise "winning line").
   EXPECT_NE(browser_.Script("return document.getElementById('line').textContent;").get<std::string>().find("Best line 主变"),
             std::string::npos);
+  // It ends in mate, so nothing follows it (line_end "mate").
+  EXPECT_EQ(browser_.Script("return document.getElementById('line').textContent;").get<std::string>(), "Best line 主变: 车五进七");
 
   // Forward through the main line with the button.
   const int m1 = Child(puzzle, 0, "e1d1");
