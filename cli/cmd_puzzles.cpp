@@ -593,7 +593,7 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
                       {"mate_plies", MatePlies(r.verdict.mate_plies)},
                       {"mate_exact", MateExact(r.verdict.mate_plies, r.verdict.mate_exact)},
                       {"cooks_scope", CooksScopeName(r.verdict.cooks_scope)}, {"pv", r.verdict.pv},
-                      {"line_end", LineEndJson(r.variant, r.fen, r.verdict)},
+                      {"line_end", LineEndJson(VerdictLineEnd(r.variant, r.fen, r.verdict))},
                       {"cooks", r.verdict.cooks},                 {"reason", r.verdict.reason},
                       {"book_notes", r.verdict.book_notes},       {"nodes", r.verdict.nodes},
                       {"seconds", r.verdict.seconds},             {"verified_at", r.verdict.verified_at},

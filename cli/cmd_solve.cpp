@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -210,7 +211,8 @@ json SolveJson(const Position& pos, const SolveResult& r) {
   j["result"] = ClaimName(r.result);
   j["mate_plies"] = Plies(r.mate_plies);
   j["pv"] = Coords(v, r.pv);
-  j["line_end"] = LineEndJson(pos, j["pv"].get<std::vector<std::string>>(), r.result);
+  LineEnd end;
+  j["line_end"] = LineEndJson(HowLineEnds(pos, r.pv, r.result, &end) ? std::optional<LineEnd>(end) : std::nullopt);
   j["winning_first_moves"] = Coords(v, r.WinningFirstMoves());
   // Each winning first move's re-check (the PV's first: the root's).
   json checks = json::object();
@@ -303,6 +305,7 @@ struct Job {
   PuzzleId id = 0;          // with --store
   VerifyReport report;
   Status status;
+  std::optional<LineEnd> line_end;  // how the verdict's line ends (worked out once, by the worker)
   bool done = false;
 };
 
@@ -324,7 +327,7 @@ json VerifyJson(const Job& job) {
   j["proof"] = ProofKindName(job.report.solve.proof);
   j["proof_check"] = ProofCheckJson(job.report.solve.proof_check);
   j["pv"] = v.pv;
-  j["line_end"] = LineEndJson(r.variant, r.fen, v);
+  j["line_end"] = LineEndJson(job.line_end);
   j["cooks"] = v.cooks;
   j["cooks_check"] = CooksCheckJson(v);  // each cook's re-check, by move
   j["cooks_scope"] = CooksScopeName(v.cooks_scope);  // "none": cooks not searched
@@ -378,9 +381,10 @@ struct Tally {
   std::vector<double> times;
   void Add(const Job& j) {
     const Verdict& v = j.report.verdict;
-    LineEnd end;
-    if (v.kind == VerdictKind::kConfirmed && VerdictLineEnd(j.record.variant, j.record.fen, v, &end))
-      ++(end == LineEnd::kMate ? lines_mate : end == LineEnd::kPerpetualCheck ? lines_perpetual : lines_open);
+    if (v.kind == VerdictKind::kConfirmed && j.line_end)
+      ++(*j.line_end == LineEnd::kMate             ? lines_mate
+         : *j.line_end == LineEnd::kPerpetualCheck ? lines_perpetual
+                                                   : lines_open);
     if (v.kind == VerdictKind::kConfirmed) ++confirmed;
     else if (v.kind == VerdictKind::kRefuted) ++refuted;
     else ++unproven;
@@ -565,7 +569,9 @@ void RegisterVerify(CLI::App& app) {
         }
         VerifyReport rep;
         Status st = VerifyRecord(work[i].record, vo, &rep);
+        const std::optional<LineEnd> line_end = VerdictLineEnd(work[i].record.variant, work[i].record.fen, rep.verdict);
         std::lock_guard<std::mutex> lock(mu);
+        work[i].line_end = line_end;
         work[i].report = std::move(rep);
         work[i].status = st;
         work[i].done = true;

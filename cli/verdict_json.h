@@ -2,6 +2,8 @@
 // `puzzles show --json` (the server writes its own, server/api.cpp).
 #pragma once
 
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "puzzles/record.h"
@@ -22,27 +24,23 @@ inline nlohmann::json CooksCheckJson(const Verdict& v) {
   return j;
 }
 
-// How a line from `root` ends (solver's HowLineEnds): "mate",
+// How a line ends, for the JSON (solver's HowLineEnds): "mate",
 // "perpetual_check" (the loser's checks repeat a position, which loses),
-// "open" (it stops before either); null without a line or a win or loss.
-inline nlohmann::json LineEndJson(const Position& root, const std::vector<std::string>& coord_line, Claim result) {
-  LineEnd end;
-  if (!HowLineEnds(root, coord_line, result, &end)) return nullptr;
-  return LineEndName(end);
+// "open" (it stops before either); null where it cannot be said.
+inline nlohmann::json LineEndJson(const std::optional<LineEnd>& end) {
+  return end ? nlohmann::json(LineEndName(*end)) : nlohmann::json(nullptr);
 }
 
-// How a verdict's line ends, replayed from its record's position; false
+// How a verdict's line ends, replayed from its record's position; nothing
 // where it cannot be said (no line, no win or loss, an unreadable position).
-inline bool VerdictLineEnd(const std::string& variant, const std::string& fen, const Verdict& v, LineEnd* end) {
+inline std::optional<LineEnd> VerdictLineEnd(const std::string& variant, const std::string& fen, const Verdict& v) {
   std::shared_ptr<const Variant> var;
   Position root;
-  if (!LoadVariant(variant, &var).ok() || !Position::FromFen(*var, fen, &root).ok()) return false;
-  return HowLineEnds(root, v.pv, v.proven, end);
-}
-
-inline nlohmann::json LineEndJson(const std::string& variant, const std::string& fen, const Verdict& v) {
   LineEnd end;
-  return VerdictLineEnd(variant, fen, v, &end) ? nlohmann::json(LineEndName(end)) : nlohmann::json(nullptr);
+  if (!LoadVariant(variant, &var).ok() || !Position::FromFen(*var, fen, &root).ok() ||
+      !HowLineEnds(root, v.pv, v.proven, &end))
+    return std::nullopt;
+  return end;
 }
 
 }  // namespace canju::cli

@@ -96,8 +96,13 @@ const char* LineEndName(LineEnd e) {
   }
 }
 
+bool HowLineEnds(const Position& root, const std::vector<Move>& line, Claim result, LineEnd* end) {
+  if (line.empty() || (result != Claim::kWin && result != Claim::kLoss)) return false;
+  *end = HowLineEnds(root, line, result == Claim::kWin ? root.side_to_move() : ~root.side_to_move());
+  return true;
+}
+
 bool HowLineEnds(const Position& root, const std::vector<std::string>& coord_line, Claim result, LineEnd* end) {
-  if (coord_line.empty() || (result != Claim::kWin && result != Claim::kLoss)) return false;
   std::vector<Move> line;
   Position pos = root;
   std::vector<StateInfo> states(coord_line.size());
@@ -107,8 +112,7 @@ bool HowLineEnds(const Position& root, const std::vector<std::string>& coord_lin
     pos.DoMove(m, &states[i]);
     line.push_back(m);
   }
-  *end = HowLineEnds(root, line, result == Claim::kWin ? root.side_to_move() : ~root.side_to_move());
-  return true;
+  return HowLineEnds(root, line, result, end);
 }
 
 std::vector<Move> SolveResult::WinningFirstMoves() const {

@@ -99,9 +99,10 @@ enum class LineEnd : uint8_t {
 };
 LineEnd HowLineEnds(const Position& root, const std::vector<Move>& line, Color winner);
 const char* LineEndName(LineEnd e);  // "mate", "perpetual_check", "open"
-// The same for a line in coordinates (a verdict's pv) of a result for the
-// side to move at `root`: false where there is no line, the result is no
-// win or loss, or a move does not parse.
+// The same for a result for the side to move at `root` (the winner read
+// from it): false where there is no line or the result is no win or loss;
+// for a line in coordinates (a verdict's pv) also where a move does not parse.
+bool HowLineEnds(const Position& root, const std::vector<Move>& line, Claim result, LineEnd* end);
 bool HowLineEnds(const Position& root, const std::vector<std::string>& coord_line, Claim result, LineEnd* end);
 
 struct SolveResult {

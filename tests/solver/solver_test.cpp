@@ -402,14 +402,15 @@ TEST(Solver, ALineEndsInMateOrWhereTheLosersChecksRepeat) {
   // The same from a line in coordinates (a verdict's pv) and the result for
   // the side to move (Black, who loses); nothing where there is no line, no
   // win or loss, or a move that is not legal.
+  using Coords = std::vector<std::string>;  // (two strings would also read as an iterator range)
   LineEnd end = LineEnd::kMate;
-  ASSERT_TRUE(HowLineEnds(p, {"a1a0", "e0e1", "a0a1", "e1e0"}, Claim::kLoss, &end));
+  ASSERT_TRUE(HowLineEnds(p, Coords{"a1a0", "e0e1", "a0a1", "e1e0"}, Claim::kLoss, &end));
   EXPECT_EQ(end, LineEnd::kPerpetualCheck);
-  ASSERT_TRUE(HowLineEnds(p, {"a1a0", "e0e1", "a0a1"}, Claim::kLoss, &end));
+  ASSERT_TRUE(HowLineEnds(p, Coords{"a1a0", "e0e1", "a0a1"}, Claim::kLoss, &end));
   EXPECT_EQ(end, LineEnd::kOpen);
-  EXPECT_FALSE(HowLineEnds(p, {"a1a0", "e0e2"}, Claim::kLoss, &end));
-  EXPECT_FALSE(HowLineEnds(p, {"a1a0"}, Claim::kDraw, &end));
-  EXPECT_FALSE(HowLineEnds(p, std::vector<std::string>{}, Claim::kLoss, &end));
+  EXPECT_FALSE(HowLineEnds(p, Coords{"a1a0", "e0e2"}, Claim::kLoss, &end));
+  EXPECT_FALSE(HowLineEnds(p, Coords{"a1a0"}, Claim::kDraw, &end));
+  EXPECT_FALSE(HowLineEnds(p, Coords{}, Claim::kLoss, &end));
   EXPECT_STREQ(LineEndName(LineEnd::kPerpetualCheck), "perpetual_check");
   // A mate.
   const Position m = Pos("xiangqi", "3a5/9/5k3/9/9/9/6R2/9/9/2NK5 w");
