@@ -44,6 +44,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 #include "importer/importer.h"
@@ -201,6 +202,7 @@ int main(int argc, char** argv) {
 #endif
   }
   std::atomic<size_t> next{0}, done{0};
+  const bool progress_tty = isatty(STDERR_FILENO);
   const auto t0 = std::chrono::steady_clock::now();
   std::mutex mu;
   auto worker = [&] {
@@ -208,14 +210,17 @@ int main(int argc, char** argv) {
       VerifyRecord(items[i].record, vo, &items[i].report);
       const size_t d = ++done;
       std::lock_guard<std::mutex> lock(mu);
-      std::fprintf(stderr, "\r%zu / %zu", d, items.size());
+      // On a terminal the count is redrawn in place; in a log, a line per
+      // tenth of the set (a carriage return there runs all counts together).
+      if (progress_tty) std::fprintf(stderr, "\r%zu / %zu", d, items.size());
+      else if (d * 10 / items.size() != (d - 1) * 10 / items.size()) std::fprintf(stderr, "%zu / %zu\n", d, items.size());
     }
   };
   std::vector<std::thread> threads;
   for (int t = 0; t < jobs; ++t) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::fprintf(stderr, "\n");
+  if (progress_tty) std::fprintf(stderr, "\n");
 
   std::vector<SetStats> sets;
   for (const Item& it : items) {

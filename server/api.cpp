@@ -12,6 +12,7 @@
 #include "variants/position.h"
 #include "variants/registry.h"
 #ifdef CANJU_HAVE_TABLEBASE
+#include "solver/tablebase_oracle.h"
 #include "tablebase/probe.h"
 #endif
 
@@ -36,6 +37,11 @@ struct Api::Tables {
   };
   std::map<std::string, Entry> by_variant;
 #endif
+};
+
+// The tables as the solver probes them, per variant id (null: none there).
+struct Api::Oracles {
+  std::map<std::string, std::unique_ptr<TablebaseOracle>> by_variant;
 };
 
 namespace {
@@ -463,6 +469,7 @@ ApiReply Api::Get(const std::string& path, const QueryParams& query) {
     if (path == "/api/collections") return Collections();
     if (path == "/api/puzzles") return Puzzles(query);
     if (path == "/api/probe") return Probe(query);
+    if (path == "/api/solve") return Solve(query);
     static const std::string kPuzzle = "/api/puzzle/";
     if (path.compare(0, kPuzzle.size(), kPuzzle) == 0) return Puzzle(path.substr(kPuzzle.size()));
     return Error(404, "no such API endpoint: " + path.substr(0, 100));
@@ -693,6 +700,68 @@ ApiReply Api::Probe(const QueryParams& query) {
   j["available"] = false;
   j["reason"] = "this canju was built without tablebase support";
 #endif
+  return {200, j};
+}
+
+void Api::CancelSolves() { stop_solves_ = true; }
+void Api::AllowSolves() { stop_solves_ = false; }
+
+ApiReply Api::Solve(const QueryParams& query) {
+  ApiReply err;
+  std::string fen, variant = "xiangqi";
+  int seconds = kDefaultSolveSeconds;
+  if (!TextParam(query, "fen", kMaxFenLength, &fen, &err) || !TextParam(query, "variant", kMaxNameLength, &variant, &err) ||
+      !IntParam(query, "seconds", 1, kMaxSolveSeconds, &seconds, &err))
+    return err;
+  if (fen.empty()) return Error(400, "parameter 'fen' is required");
+  std::shared_ptr<const Variant> v;
+  if (Status st = BuiltinOnly(variant, &v); !st.ok()) return FromStatus(st);
+  Position pos;
+  if (Status st = Position::FromFen(*v, fen, &pos); !st.ok()) return Error(400, "bad FEN '" + fen + "': " + st.message());
+  std::unique_lock<std::mutex> lock(solve_mu_, std::try_to_lock);
+  if (!lock.owns_lock()) return Error(503, "another solve is running (one at a time); try again when it has finished");
+  if (stop_solves_) return Error(503, "the server is stopping");
+
+  SolveOptions o;
+  o.max_seconds = seconds;
+  o.stop = &stop_solves_;
+  json tables = nullptr;  // the folder whose tables the search probed, if any
+#ifdef CANJU_HAVE_TABLEBASE
+  if (!options_.tb_dir.empty() && tables_->by_variant.count(v->id())) {
+    if (!oracles_) oracles_ = std::make_unique<Oracles>();
+    auto [it, fresh] = oracles_->by_variant.try_emplace(v->id());
+    // The oracle keeps a reference to the variant: the tables' own copy lives
+    // as long as the Api.
+    // A folder whose tables cannot be opened again leaves the search without them.
+    if (fresh && !OpenTablebaseOracle(options_.tb_dir, *tables_->by_variant[v->id()].variant, &it->second).ok())
+      it->second.reset();
+    o.tablebase = it->second.get();
+    if (o.tablebase) tables = options_.tb_dir;
+  }
+#endif
+  const SolveResult r = canju::Solve(pos, o);
+
+  std::vector<std::string> pv, winning;
+  for (Move m : r.pv) pv.push_back(MoveToCoord(*v, m));
+  for (Move m : r.WinningFirstMoves()) winning.push_back(MoveToCoord(*v, m));
+  LineEnd end;
+  json j = {{"variant", v->id()},
+            {"fen", pos.Fen()},
+            {"material", pos.Material()},
+            {"result", ClaimName(r.result)},
+            {"proof", ProofKindName(r.proof)},
+            {"mate_plies", r.mate_plies >= 0 ? json(r.mate_plies) : json(nullptr)},
+            {"mate_exact", r.mate_plies >= 0 ? json(r.mate_exact) : json(nullptr)},
+            {"pv", MoveSequence(pos, pv, false)},
+            {"line_end", HowLineEnds(pos, r.pv, r.result, &end) ? json(LineEndName(end)) : json(nullptr)},
+            {"winning_first_moves", MoveSequence(pos, winning, true)},
+            {"undecided_first_moves", r.UndecidedFirstMoves().size()},
+            {"note", r.note},
+            {"nodes", r.nodes},
+            {"seconds", r.seconds},
+            {"seconds_limit", seconds},
+            {"stopped", stop_solves_.load()},
+            {"tables", tables}};
   return {200, j};
 }
 

@@ -9,8 +9,10 @@
 //   GET /api/puzzles?collection=&q=&material=&result=&verdict=&variant=&offset=&limit=
 //   GET /api/puzzle/ID            metadata, verdict, other appearances, the move tree
 //   GET /api/probe?fen=&variant=  tablebase value of a position and of every legal move
+//   GET /api/solve?fen=&variant=&seconds=  the solver on a position (one solve at a time)
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -40,6 +42,11 @@ constexpr size_t kMaxNameLength = 512;   // collection, material, variant
 constexpr int kMaxPageSize = 500;
 constexpr int kMaxTreeNodes = 20000;     // larger trees are cut (the reply says so)
 constexpr int kMaxTreeDepth = 1000;
+// /api/solve: seconds of search a request may ask for, and the default.
+// One solve runs at a time (a second request gets 503), so a page cannot
+// load the machine with more than one core's worth of search.
+constexpr int kMaxSolveSeconds = 30;
+constexpr int kDefaultSolveSeconds = 5;
 
 class Api {
  public:
@@ -64,6 +71,13 @@ class Api {
   ApiReply Puzzles(const QueryParams& query);
   ApiReply Puzzle(const std::string& id);
   ApiReply Probe(const QueryParams& query);
+  ApiReply Solve(const QueryParams& query);
+
+  // Stops a running solve at once (it answers with what it proved so far)
+  // and refuses new ones until AllowSolves: called before the server stops,
+  // so that shutting down does not wait for a search.
+  void CancelSolves();
+  void AllowSolves();
 
   uint64_t puzzle_count() const;
   // Materials of the tables loaded, per variant id.
@@ -86,6 +100,10 @@ class Api {
   std::mutex refresh_mu_;   // one refresh at a time
   std::shared_ptr<const Catalog> catalog_;
   std::chrono::steady_clock::time_point loaded_at_;
+  struct Oracles;
+  std::mutex solve_mu_;                  // one solve at a time; guards oracles_
+  std::unique_ptr<Oracles> oracles_;     // the solver's view of the tables, opened on first use
+  std::atomic<bool> stop_solves_{false};
 };
 
 }  // namespace canju::server

@@ -151,6 +151,7 @@ Status Server::Start(const Options& options) {
     return Status::IOError("cannot listen on " + options.host + ":" + std::to_string(options.port) +
                            (options.port ? " (is the port in use? --port 0 picks a free one)" : ""));
   impl_->port = port;
+  impl_->api->AllowSolves();
   impl_->thread = std::thread([this] { impl_->http.listen_after_bind(); });
   // stop() only works once the accept loop runs.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -167,6 +168,7 @@ Status Server::Start(const Options& options) {
 
 void Server::Stop() {
   if (!impl_->running) return;
+  impl_->api->CancelSolves();  // a running search answers now instead of holding up the stop
   impl_->http.stop();
   if (impl_->thread.joinable()) impl_->thread.join();
   impl_->running = false;

@@ -15,6 +15,9 @@ const state = {
   node: 0,
   flipped: false,
   probes: new Map(),  // fen -> probe reply
+  solves: new Map(),  // fen -> solve reply
+  solving: null,      // the fen being solved
+  solveError: null,   // { fen, message } of the last failed request (not kept: it may be "busy")
 };
 
 // ---------------------------------------------------------------- helpers
@@ -463,6 +466,7 @@ function setNode(id) {
   if (location.hash !== hash) history.replaceState(null, '', hash);
   document.body.dataset.node = String(id);
   probe(n.fen);
+  renderSolve();
 }
 
 function playableChild(n) {
@@ -591,6 +595,69 @@ async function probe(fen) {
     table.append(tr);
   }
   box.append(el('div', { class: 'tb-scroll' }, table));
+}
+
+// ---------------------------------------------------------------- solver on demand
+
+// The position shown, solved by the server (/api/solve, a few seconds, one
+// at a time): what a composer asks after stepping into a line.
+const SOLVE_SECONDS = 5;
+
+function renderSolve() {
+  const p = state.puzzle;
+  const n = p && p.tree.nodes[state.node];
+  const box = $('solve');
+  box.textContent = '';
+  if (!n || !p.variant_info) return;  // a definition-file variant: no board, no solve
+  box.append(el('h3', { text: 'Solve this position 求解' }));
+  const reply = state.solves.get(n.fen);
+  if (!reply) {
+    const busy = state.solving !== null;
+    box.append(el('p', {},
+      el('button', { id: 'solve-button', type: 'button', disabled: busy, onclick: () => solve(n.fen) },
+         state.solving === n.fen ? 'Solving…' : `Solve (up to ${SOLVE_SECONDS} s)`),
+      busy && state.solving !== n.fen ? el('span', { class: 'muted', text: ' another position is being solved' }) : null));
+    if (state.solveError && state.solveError.fen === n.fen)
+      box.append(el('p', { id: 'solve-error', class: 'muted', text: state.solveError.message }));
+    return;
+  }
+  const v = p.variant_info;
+  const head = el('p', { id: 'solve-result' }, `${toMoveLabel(v, n.to_move)}: `,
+                  el('b', { text: { win: 'win 胜', loss: 'loss 负', draw: 'draw 和', unknown: 'undecided 未决' }[reply.result] || reply.result }));
+  if (reply.mate_plies !== null && reply.mate_plies >= 0) {
+    head.append(`, mate in ${reply.mate_exact ? '' : 'at most '}${Math.ceil(reply.mate_plies / 2)} (${plies(reply.mate_plies)})`);
+  }
+  if (reply.tables) head.append(el('span', { class: 'muted', text: ' · with the tables' }));
+  box.append(head);
+  const moveList = (moves) => moves.map((m) => m.text || m.move).join(' ');
+  if (reply.pv.length) {
+    const LINE_END = { perpetual_check: ' — ends where the loser\'s checks repeat (长将判负)', open: ' — stops before mate' };
+    box.append(el('p', { id: 'solve-line' }, el('b', { text: reply.mate_exact ? 'Best line 主变: ' : 'Winning line 胜线: ' }),
+                  moveList(reply.pv), LINE_END[reply.line_end] || ''));
+  }
+  if (reply.winning_first_moves.length > 1) {
+    box.append(el('p', { id: 'solve-firsts' }, el('b', { text: 'Winning first moves 胜着: ' }),
+                  reply.winning_first_moves.map((m) => m.text || m.move).join('、')));
+  }
+  if (reply.note) box.append(el('p', { class: 'muted', text: reply.note }));
+  box.append(el('p', { class: 'muted', text: `${reply.nodes.toLocaleString()} nodes · ${reply.seconds.toFixed(1)} s` }));
+}
+
+async function solve(fen) {
+  const p = state.puzzle;
+  if (state.solving !== null) return;
+  state.solving = fen;
+  renderSolve();
+  state.solveError = null;
+  try {
+    const reply = await api(`/api/solve?variant=${encodeURIComponent(p.variant)}&seconds=${SOLVE_SECONDS}&fen=${encodeURIComponent(fen)}`);
+    if (state.solves.size > 200) state.solves.clear();
+    state.solves.set(fen, reply);
+  } catch (e) {
+    state.solveError = { fen, message: e.message };
+  }
+  state.solving = null;
+  if (state.puzzle === p) renderSolve();
 }
 
 // ---------------------------------------------------------------- board

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "serve_fixture.h"
+#include "solver/solver.h"
 #include "server/assets.h"
 #include "variants/notation.h"
 #include "variants/registry.h"
@@ -309,6 +310,82 @@ TEST_F(ApiTest, ProbeWithoutTablesSaysSo) {
   EXPECT_FALSE(r.body["available"].get<bool>());
   EXPECT_EQ(r.body["material"], "KRK");
   EXPECT_NE(r.body["reason"].get<std::string>().find("no tablebases"), std::string::npos) << r.raw;
+}
+
+// The solver on a position: a mate in one by a rook (the king cannot step
+// off the d-file's end: e8 and d8 are the rook's, the file faces Red's king).
+TEST_F(ApiTest, SolveGivesTheMateItsLineAndFirstMoves) {
+  const std::string fen = "3k5/9/4R4/9/9/9/9/9/9/4K4 w - - 0 1";
+  Reply r = Get("/api/solve?seconds=5&fen=" + UrlEncode(fen));
+  ASSERT_EQ(r.status, 200) << r.raw;
+  EXPECT_EQ(r.body["result"], "win") << r.raw;
+  EXPECT_EQ(r.body["mate_plies"], 1) << r.raw;
+  EXPECT_EQ(r.body["mate_exact"], true) << r.raw;
+  EXPECT_EQ(r.body["line_end"], "mate") << r.raw;
+  EXPECT_EQ(r.body["material"], "KRK");
+  EXPECT_EQ(r.body["seconds_limit"], 5);
+  EXPECT_EQ(r.body["tables"], nullptr);  // the fixture serves no tables
+  EXPECT_EQ(r.body["stopped"], false);
+  ASSERT_EQ(r.body["pv"].size(), 1u) << r.raw;
+  EXPECT_EQ(r.body["pv"][0]["move"], "e7d7");
+  EXPECT_EQ(r.body["pv"][0]["text"], Chinese(fen, "e7d7"));
+  ASSERT_EQ(r.body["winning_first_moves"].size(), 1u) << r.raw;
+  EXPECT_EQ(r.body["winning_first_moves"][0]["move"], "e7d7");
+
+  // A longer one against the library's own answer: the same plies, the same line.
+  Reply k = Get("/api/solve?fen=" + UrlEncode(testing_util::kRookFen));
+  ASSERT_EQ(k.status, 200) << k.raw;
+  Position pos;
+  ASSERT_TRUE(Position::FromFen(BuiltinVariant("xiangqi"), testing_util::kRookFen, &pos).ok());
+  SolveOptions o;
+  o.max_seconds = server::kDefaultSolveSeconds;
+  const SolveResult direct = Solve(pos, o);
+  ASSERT_EQ(direct.result, Claim::kWin);
+  ASSERT_TRUE(direct.mate_exact);
+  EXPECT_EQ(k.body["result"], "win");
+  EXPECT_EQ(k.body["mate_plies"], direct.mate_plies);
+  ASSERT_EQ(k.body["pv"].size(), direct.pv.size()) << k.raw;
+  for (size_t i = 0; i < direct.pv.size(); ++i)
+    EXPECT_EQ(k.body["pv"][i]["move"], MoveToCoord(BuiltinVariant("xiangqi"), direct.pv[i])) << i;
+}
+
+TEST_F(ApiTest, SolveRefusesBadParameters) {
+  const std::string rook = UrlEncode(testing_util::kRookFen);
+  ExpectError("/api/solve", 400);
+  ExpectError("/api/solve?fen=" + UrlEncode("not a fen"), 400);
+  ExpectError("/api/solve?fen=" + rook + "&seconds=0", 400);
+  ExpectError("/api/solve?fen=" + rook + "&seconds=" + std::to_string(server::kMaxSolveSeconds + 1), 400);
+  ExpectError("/api/solve?fen=" + rook + "&seconds=2.5", 400);
+  ExpectError("/api/solve?fen=" + rook + "&variant=" + UrlEncode("/etc/passwd"), 400);
+  // Black (not to move) in check.
+  ExpectError("/api/solve?fen=" + UrlEncode("3k5/9/9/9/9/9/9/9/9/3RK4 w"), 400);
+  EXPECT_EQ(Get("/api/info").status, 200);
+}
+
+// One solve at a time; cancelling stops the running one at once (before its
+// limit) with what it has, and refuses new ones until allowed again.
+TEST_F(ApiTest, OneSolveAtATimeAndCancelStopsIt) {
+  const std::string start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+  server::ApiReply first;
+  std::atomic<bool> done{false};
+  std::thread runner([&] {
+    // Until it holds the solver the prober below may (each for a second).
+    do first = fx_.api().Solve({{"fen", start}, {"seconds", std::to_string(server::kMaxSolveSeconds)}});
+    while (first.status == 503 && !done);
+  });
+  bool refused = false;
+  for (int i = 0; i < 100 && !refused; ++i) refused = fx_.api().Solve({{"fen", start}, {"seconds", "1"}}).status == 503;
+  EXPECT_TRUE(refused) << "a second solve ran beside the first";
+  done = true;
+  fx_.api().CancelSolves();
+  runner.join();
+  ASSERT_EQ(first.status, 200) << first.body.dump();
+  EXPECT_EQ(first.body["stopped"], true);
+  EXPECT_EQ(first.body["result"], "unknown");
+  EXPECT_LT(first.body["seconds"].get<double>(), server::kMaxSolveSeconds);
+  EXPECT_EQ(fx_.api().Solve({{"fen", start}, {"seconds", "1"}}).status, 503);
+  fx_.api().AllowSolves();
+  EXPECT_EQ(fx_.api().Solve({{"fen", testing_util::kRookFen}, {"seconds", "1"}}).status, 200);
 }
 
 TEST_F(ApiTest, HttpLevelErrorsAreJson) {

@@ -436,6 +436,18 @@ TEST_F(BrowserTest, BrowsesCollectionsAndStepsThroughASolution) {
   browser_.Click("#copy-fen");
   EXPECT_TRUE(browser_.WaitFor("document.getElementById('copy-fen').textContent !== 'Copy FEN'", 3000));
 
+  // The position shown, solved on demand: the page draws the server's answer.
+  const json solved = ApiGet("/api/solve?seconds=5&fen=" + testing_util::UrlEncode(testing_util::kRookFen));
+  ASSERT_EQ(solved["result"], "win") << solved.dump();
+  std::string line_text;
+  for (const json& m : solved["pv"]) line_text += (line_text.empty() ? "" : " ") + m["text"].get<std::string>();
+  browser_.Click("#solve-button");
+  ASSERT_TRUE(browser_.WaitFor("document.getElementById('solve-result') !== null", 20000));
+  EXPECT_NE(browser_.Script("return document.getElementById('solve-result').textContent;").get<std::string>().find("win"),
+            std::string::npos);
+  const std::string shown_line = browser_.Script("return document.getElementById('solve-line').textContent;");
+  EXPECT_NE(shown_line.find(line_text), std::string::npos) << shown_line << " / " << line_text;
+
   // No script error reached the page's error banner.
   EXPECT_EQ(browser_.Script("return document.getElementById('error').hidden;"), true)
       << browser_.Script("return document.getElementById('error').textContent;");

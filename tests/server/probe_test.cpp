@@ -64,6 +64,27 @@ class ProbeTest : public ::testing::Test {
 
 std::string ProbeTest::tb_dir_;
 
+// /api/solve probes the server's tables and agrees with them on the length.
+TEST_F(ProbeTest, SolveUsesTheTablesAndAgreesWithThem) {
+  const std::string fen = "3k5/9/9/9/9/9/9/9/9/R4K3 w - - 0 1";
+  const json probe = Probe(fen);
+  ASSERT_TRUE(probe["available"].get<bool>()) << probe.dump();
+  ASSERT_EQ(probe["value"]["wdl"], "win");
+  ASSERT_GT(probe["value"]["dtm_plies"].get<int>(), 1);  // not a mate in one: the length means something
+  httplib::Client cli("127.0.0.1", fx_.port());
+  cli.set_read_timeout(60, 0);
+  auto res = cli.Get(("/api/solve?seconds=10&fen=" + UrlEncode(fen)).c_str());
+  ASSERT_TRUE(res);
+  ASSERT_EQ(res->status, 200) << res->body;
+  const json r = json::parse(res->body);
+  EXPECT_EQ(r["tables"], tb_dir_);
+  EXPECT_EQ(r["result"], "win");
+  EXPECT_EQ(r["mate_plies"], probe["value"]["dtm_plies"]) << res->body;
+  EXPECT_EQ(r["mate_exact"], true);
+  EXPECT_EQ(r["pv"].size(), probe["value"]["dtm_plies"].get<size_t>()) << res->body;
+  EXPECT_EQ(r["line_end"], "mate");
+}
+
 TEST_F(ProbeTest, InfoListsTheTables) {
   const auto mats = fx_.api().tablebase_materials();
   ASSERT_EQ(mats.count("xiangqi"), 1u);
