@@ -324,6 +324,10 @@ json VerifyJson(const Job& job) {
   j["proven"] = ClaimName(v.proven);
   j["mate_plies"] = Plies(v.mate_plies);
   j["mate_exact"] = v.mate_exact == 1;
+  // "No mate of any kind within N plies" at the root, the solve's (a lower
+  // bound where mate_plies is an upper one); null when none was proved.
+  const SolveResult& s = job.report.solve;
+  j["no_mate_within"] = s.no_mate_within >= 0 && s.result == v.proven ? json(s.no_mate_within) : json(nullptr);
   j["proof"] = ProofKindName(job.report.solve.proof);
   j["proof_check"] = ProofCheckJson(job.report.solve.proof_check);
   j["pv"] = v.pv;

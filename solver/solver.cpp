@@ -266,6 +266,16 @@ struct Solver::Impl {
     return best;
   }
 
+  // What the tightening proved below an upper bound it could not make
+  // exact: the table's "no mate of any kind within N plies" at the root
+  // (-1 when it has none, or lost it to replacement).
+  int NoMateWithin(const Position& pos, Color attacker, int upper) const {
+    uint16_t pl;
+    int16_t dd;
+    prover->Facts(pos, {attacker, Mode::kAll, kUnbounded}, &pl, &dd);
+    return dd != kNoDisproof && dd > 0 && dd < upper ? dd : -1;
+  }
+
   // The halving steps of Tighten: each bounded search at the middle of
   // [lower, upper] gets `share` of what is left; a proof lowers the
   // upper bound, a disproof raises the lower one, an undecided search
@@ -722,6 +732,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
       if (exact) r.pv = BestLine(pos, r.mate_plies);
     }
     if (r.proof == ProofKind::kFullWidth && r.mate_exact) r.no_mate_within = r.mate_plies - 2;
+    else if (r.proof == ProofKind::kFullWidth) r.no_mate_within = NoMateWithin(pos, decided.attacker, r.mate_plies);
     Question cooks = decided;
     if (won && r.proof != ProofKind::kFullWidth && !opt.checks_only && r.mate_plies > 1) {
       // A shorter mate that is not all checks and threats? Full width, cheap depths only.

@@ -98,7 +98,9 @@ TEST_F(SolveCommands, SolveJsonIsOneObjectFromTheSideToMovesView) {
   ASSERT_GT(wins.size(), 1u);
   ASSERT_EQ(j["winning_first_moves_check"].size(), wins.size()) << j.dump();
   for (const std::string& m : wins) EXPECT_EQ(j["winning_first_moves_check"][m], "holds") << m;
-  for (const auto& [m, check] : OneObject(unchecked)["winning_first_moves_check"].items()) EXPECT_TRUE(check.is_null()) << m;
+  // (Kept in a variable: a range-for over a temporary's member dangles.)
+  const json unchecked_json = OneObject(unchecked);
+  for (const auto& [m, check] : unchecked_json["winning_first_moves_check"].items()) EXPECT_TRUE(check.is_null()) << m;
 
   // The CPU-time budget is accepted and gives the same answer (which clock
   // counted is not visible from outside).

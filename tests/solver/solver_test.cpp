@@ -121,6 +121,24 @@ TEST(Solver, XiangqiMateInFive) { ExpectShortestMate("xiangqi", "3a1kb2/7C1/3a1N
 TEST(Solver, ChessMateInTwo) { ExpectShortestMate("chess", "6k1/8/8/8/Q7/4p3/8/R6K w - - 0 1", 3); }
 TEST(Solver, ChessMateInThree) { ExpectShortestMate("chess", "4N3/8/8/8/pK6/3R4/8/k7 w - - 0 1", 5); }
 
+// A full-width win whose shortest mate the budget leaves open still says what
+// the tightening proved below it: 《适情雅趣》第063局 at 300,000 nodes is a mate
+// within 11 plies (an upper bound) with none within 5, and the brute force
+// agrees on the lower bound (deeper brute force takes minutes here).
+TEST(Solver, AnUpperBoundKeepsTheLowerBoundProved) {
+  Position p = Pos("xiangqi", "3akarr1/1NC2P2C/9/9/R8/9/6p2/4B4/2n1p4/5K3 w - - 0 1");
+  SolveOptions o = Quick();
+  o.max_nodes = 300'000;
+  o.cooks = false;
+  const SolveResult r = Solve(p, o);
+  ASSERT_EQ(r.result, Claim::kWin) << r.note;
+  ASSERT_EQ(r.proof, ProofKind::kFullWidth);
+  ASSERT_FALSE(r.mate_exact) << "the budget now proves the shortest mate: raise the position's difficulty";
+  ASSERT_GT(r.no_mate_within, 0) << r.note;
+  EXPECT_LT(r.no_mate_within, r.mate_plies);
+  EXPECT_FALSE(MatesWithin(p, r.no_mate_within)) << "no mate within " << r.no_mate_within << " is claimed";
+}
+
 TEST(Solver, ChessClassicSacrifice) {
   // Légal-style finish: 1. Nf6+ gxf6 2. Bxf7#.
   const std::string fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
