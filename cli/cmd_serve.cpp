@@ -16,7 +16,8 @@ namespace canju::cli {
 
 void RegisterServeCommands(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "serve", "Browse the puzzle store in a web page: collections, boards, solutions, verdicts, tablebase values");
+      "serve", "Browse the puzzle store in a web page: collections, boards, solutions, verdicts, tablebase values, "
+      "and the solver on the position shown");
   struct Options {
     std::string store = DefaultStoreDir();
     std::string tb;
@@ -26,7 +27,7 @@ void RegisterServeCommands(CLI::App& app) {
   auto o = std::make_shared<Options>();
   cmd->add_option("--store", o->store, "Puzzle store directory (read only; an import may run beside it)")
       ->capture_default_str();
-  cmd->add_option("--tb", o->tb, "Tablebase directory: values of the position shown and of every move");
+  cmd->add_option("--tb", o->tb, "Tablebase directory: values of the position shown and of every move (the solver probes them too)");
   cmd->add_option("--port", o->port, "Port to listen on; 0 picks a free one")
       ->check(CLI::Range(0, 65535))
       ->capture_default_str();
