@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <unordered_map>
 
@@ -758,7 +759,7 @@ ApiReply Api::Solve(const QueryParams& query) {
             {"undecided_first_moves", r.UndecidedFirstMoves().size()},
             {"note", r.note},
             {"nodes", r.nodes},
-            {"seconds", r.seconds},
+            {"seconds", std::round(r.seconds * 1000) / 1000},
             {"seconds_limit", seconds},
             {"stopped", stop_solves_.load()},
             {"tables", tables}};
