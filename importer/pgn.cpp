@@ -61,8 +61,14 @@ class PgnParser {
       } else if (c == '{') {
         ReadBraceComment();
       } else if (c == ';') {
+        // A rest-of-line comment may hold a '}', which a braced comment (what
+        // the writer makes) cannot: it is read as the full-width form the
+        // writer would give it, so that a file read, written and read again
+        // keeps its comments.
         size_t nl = t_.find('\n', i_);
-        AddComment(text::Trim(t_.substr(i_ + 1, (nl == std::string::npos ? t_.size() : nl) - i_ - 1)));
+        std::string c = text::Trim(t_.substr(i_ + 1, (nl == std::string::npos ? t_.size() : nl) - i_ - 1));
+        for (size_t k = c.find('}'); k != std::string::npos; k = c.find('}', k + 3)) c.replace(k, 1, "\xEF\xBD\x9D");
+        AddComment(c);
         i_ = nl == std::string::npos ? t_.size() : nl;
       } else if (c == '(') {
         ++i_;

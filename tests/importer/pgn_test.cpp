@@ -164,6 +164,28 @@ TEST(PgnWriter, ClosingBraceInACommentIsKeptReadable) {
   EXPECT_EQ(testing::TreeText(back.records[0].moves).size(), testing::TreeText(rec.moves).size() + 2);
 }
 
+// A rest-of-line comment may hold '}' (a braced one cannot): it reads as the
+// full-width brace the writer would give it, so read → write → read keeps
+// the comment (found by fuzz_pgn).
+TEST(PgnReader, ClosingBraceInALineCommentSurvivesARoundTrip) {
+  const std::string text = "[Game \"Chinese Chess\"]\n; a}b}\n1. 炮二平五 ;x}\n马８进７ *\n";
+  Status st;
+  ReadResult r = ReadText("games/brace.pgn", text, &st);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  ASSERT_EQ(r.records.size(), 1u) << testing::AllIssues(r);
+  const Record& rec = r.records[0];
+  EXPECT_EQ(rec.comment, "a\xEF\xBD\x9D" "b\xEF\xBD\x9D");  // a｝b｝
+  ASSERT_FALSE(rec.moves.empty());
+  EXPECT_EQ(rec.moves[0].comment, "x\xEF\xBD\x9D");
+  std::string pgn;
+  ASSERT_TRUE(WritePgn({rec}, PgnMoveStyle::kIccs, &pgn).ok());
+  ReadResult back;
+  ASSERT_TRUE(ReadCollectionData("b.pgn", pgn, Format::kPgn, &back).ok());
+  ASSERT_EQ(back.records.size(), 1u);
+  EXPECT_EQ(back.records[0].comment, rec.comment) << pgn;
+  EXPECT_EQ(testing::TreeText(back.records[0].moves), testing::TreeText(rec.moves)) << pgn;
+}
+
 TEST(PgnWriter, IllegalStoredMoveIsAnErrorNamingTheRecord) {
   Record rec;
   rec.source = "somewhere.xqf";
