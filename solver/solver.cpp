@@ -764,7 +764,8 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
       note << r.UndecidedFirstMoves().size() << " first move(s) undecided within the budget; ";
   }
 
-  if (r.result == Claim::kUnknown && budget->exhausted()) note << "budget spent";
+  if (r.result == Claim::kUnknown && opt.stop && opt.stop->load()) note << "stopped before the budget was spent";
+  else if (r.result == Claim::kUnknown && budget->exhausted()) note << "budget spent";
   r.note = note.str();
   while (!r.note.empty() && (r.note.back() == ' ' || r.note.back() == ';')) r.note.pop_back();
   return r;

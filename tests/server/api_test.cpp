@@ -382,6 +382,7 @@ TEST_F(ApiTest, OneSolveAtATimeAndCancelStopsIt) {
   ASSERT_EQ(first.status, 200) << first.body.dump();
   EXPECT_EQ(first.body["stopped"], true);
   EXPECT_EQ(first.body["result"], "unknown");
+  EXPECT_NE(first.body["note"].get<std::string>().find("stopped"), std::string::npos) << first.body.dump();
   EXPECT_LT(first.body["seconds"].get<double>(), server::kMaxSolveSeconds);
   EXPECT_EQ(fx_.api().Solve({{"fen", start}, {"seconds", "1"}}).status, 503);
   fx_.api().AllowSolves();
