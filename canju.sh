@@ -7,6 +7,8 @@
 #   ./canju.sh build       configure + build (Release) only
 #   ./canju.sh bench       the benchmarks (numbers for docs/performance.md)
 #   ./canju.sh sanitize    build with ASan+UBSan into build-asan/ and run the tests
+#   ./canju.sh tsan        build with ThreadSanitizer into build-tsan/ and run the
+#                          solver's and the server's tests (threads: races, solves)
 #   ./canju.sh fuzz [S]    build the libFuzzer targets (clang) and run each S seconds
 #   ./canju.sh setup       only install the Debian packages
 set -euo pipefail
@@ -123,6 +125,12 @@ case "${1:-help}" in
     shift
     quiet_build "$ROOT/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANJU_SANITIZE=ON
     ctest --test-dir "$ROOT/build-asan" --output-on-failure -j "$JOBS" "$@"
+    ;;
+  tsan)
+    shift
+    quiet_build "$ROOT/build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCANJU_TSAN=ON
+    TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1} \
+      ctest --test-dir "$ROOT/build-tsan" --output-on-failure -j "$JOBS" -L 'solver|server' "$@"
     ;;
   fuzz)
     shift

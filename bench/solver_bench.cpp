@@ -26,7 +26,9 @@
 // --no-book-walk leaves the walk out (before and after the solve).
 // --material-weight W sets SolveOptions::material_weight (0 = the search
 // without the material heuristic, for comparisons); --killers 0 turns
-// SolveOptions::killers off.
+// SolveOptions::killers off. --threads T gives each puzzle T searchers
+// (SolveOptions::threads: T - 1 helper threads sharing its table, each
+// with the puzzle's budget of its own); with --jobs J that is J·T threads.
 // Default paths: ../shared/data/xqf/适情雅趣550局/先胜局 and
 // ../shared/data/lines/梦入神机.eglib (a record without a claim gets the one
 // the end of its book line shows — a mate, a table value or a short solve —
@@ -108,6 +110,7 @@ int main(int argc, char** argv) {
   size_t hash_mib = 0;
   int material_weight = -1;  // -1: SolveOptions' default
   int killers = -1;
+  int searchers = 1;
   bool book_walk = true;
   double walk_share = VerifyOptions().book_walk_share;
   int walk_near_open = VerifyOptions().book_walk_near_open;
@@ -129,13 +132,14 @@ int main(int argc, char** argv) {
     else if (a == "--hash" && i + 1 < argc) hash_mib = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--material-weight" && i + 1 < argc) material_weight = std::atoi(argv[++i]);
     else if (a == "--killers" && i + 1 < argc) killers = std::atoi(argv[++i]);
+    else if (a == "--threads" && i + 1 < argc) searchers = std::max(1, std::atoi(argv[++i]));
     else if (a == "--no-book-walk") book_walk = false;
     else if (a == "--walk-share" && i + 1 < argc) walk_share = std::atof(argv[++i]);
     else if (a == "--walk-near-open" && i + 1 < argc) walk_near_open = std::atoi(argv[++i]);
     else if (a == "--walk-near-share" && i + 1 < argc) walk_near_share = std::atof(argv[++i]);
     else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr,
-                   "usage: solver_bench [--seconds S] [--jobs J] [--every N] [--nodes N] [--wall-clock] [--hash MB] [--material-weight W] [--killers 0|1] [--tb DIR] "
+                   "usage: solver_bench [--seconds S] [--jobs J] [--every N] [--nodes N] [--wall-clock] [--hash MB] [--material-weight W] [--killers 0|1] [--threads T] [--tb DIR] "
                    "[--tb-missing N] [--walk-share F] [--walk-near-open N] [--walk-near-share F] [--no-book-walk] "
                    "[--markdown FILE] "
                    "[PATH...]\n");
@@ -180,6 +184,7 @@ int main(int argc, char** argv) {
   if (hash_mib) vo.solve.tt_bytes = hash_mib << 20;
   if (material_weight >= 0) vo.solve.material_weight = material_weight;
   if (killers >= 0) vo.solve.killers = killers != 0;
+  vo.solve.threads = searchers;
   vo.book_walk = book_walk;
   vo.book_walk_share = walk_share;
   vo.book_walk_near_open = walk_near_open;

@@ -23,6 +23,7 @@ void RegisterServeCommands(CLI::App& app) {
     std::string tb;
     int port = 8080;
     std::string host = "127.0.0.1";
+    int solve_threads = 1;
   };
   auto o = std::make_shared<Options>();
   cmd->add_option("--store", o->store, "Puzzle store directory (read only; an import may run beside it)")
@@ -34,8 +35,13 @@ void RegisterServeCommands(CLI::App& app) {
   cmd->add_option("--host", o->host,
                   "Address to listen on; anything other than 127.0.0.1 or localhost shows the store to the network")
       ->capture_default_str();
+  cmd->add_option("--solve-threads", o->solve_threads,
+                  "Searchers racing in each solve of the page's 求解 panel, one thread each (solve --threads)")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
   cmd->callback([o] {
     server::Api::Options ao;
+    ao.solve_threads = o->solve_threads;
     ao.store_dir = o->store;
     ao.tb_dir = o->tb;
     std::unique_ptr<server::Api> api;

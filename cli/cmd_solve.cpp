@@ -89,6 +89,7 @@ struct SearchOptions {
   bool no_cooks = false;
   bool threats = false;
   int hash_mb = 64;
+  int threads = 1;
   bool cpu_time = false;
   std::string tb_dir;
   int tb_missing = 0;
@@ -107,7 +108,12 @@ struct SearchOptions {
     cmd->add_flag("--no-cooks", no_cooks, "Do not try the other first moves");
     cmd->add_flag("--threats", threats,
                   "Also search mates made of checks and quiet moves that threaten a mate by checks (long compositions)");
-    cmd->add_option("--hash", hash_mb, "Transposition table size in MiB (default 64)")->check(CLI::Range(1, 65536));
+    cmd->add_option("--hash", hash_mb, "Transposition table size in MiB (default 64; per thread)")
+        ->check(CLI::Range(1, 65536));
+    cmd->add_option("--threads", threads,
+                    "Searchers racing on each position, one thread each with the whole budget and heuristics of its "
+                    "own; the first to decide answers (default 1; docs/solver.md)")
+        ->check(CLI::Range(1, 64));
     cmd->add_option("--proof-check-nodes", check_nodes,
                     "Nodes for re-checking each proved mate by an independent bounded search (default " +
                         std::to_string(check_nodes) + "; 0: no re-check)");
@@ -132,6 +138,7 @@ struct SearchOptions {
     o.max_seconds = nodes_given ? 0 : seconds;
     o.cpu_clock = cpu_time;  // (each puzzle is solved on the thread that made its budget)
     o.tt_bytes = static_cast<size_t>(hash_mb) << 20;
+    o.threads = threads;
     o.stop = &g_stop;
     o.tablebase = tb;
     o.proof_check_nodes = check_nodes;

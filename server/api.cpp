@@ -725,6 +725,7 @@ ApiReply Api::Solve(const QueryParams& query) {
 
   SolveOptions o;
   o.max_seconds = seconds;
+  o.threads = options_.solve_threads;
   o.stop = &stop_solves_;
   json tables = nullptr;  // the folder whose tables the search probed, if any
 #ifdef CANJU_HAVE_TABLEBASE

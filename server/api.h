@@ -56,6 +56,8 @@ class Api {
     // How old the cached puzzle list may get before the store is asked
     // again for what a running import or verify has written since.
     std::chrono::milliseconds refresh_after{2000};
+    // Searchers racing in each /api/solve (SolveOptions::threads).
+    int solve_threads = 1;
   };
 
   // Opens the store read-only (beside a possible writer) and the tablebases

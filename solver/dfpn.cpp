@@ -32,8 +32,14 @@ uint32_t Clamp(uint32_t x) { return std::clamp<uint32_t>(x, 1, kBig); }
 
 // --- Budget -----------------------------------------------------------------
 
-Budget::Budget(uint64_t max_nodes, double max_seconds, const std::atomic<bool>* stop, bool cpu_clock)
-    : max_nodes_(max_nodes), max_seconds_(max_seconds), stop_(stop), cpu_clock_(cpu_clock), start_(Now()) {}
+Budget::Budget(uint64_t max_nodes, double max_seconds, const std::atomic<bool>* stop, bool cpu_clock,
+               const std::atomic<bool>* cancel)
+    : max_nodes_(max_nodes),
+      max_seconds_(max_seconds),
+      stop_(stop),
+      cancel_(cancel),
+      cpu_clock_(cpu_clock),
+      start_(Now()) {}
 
 double Budget::Now() const {
   if (cpu_clock_) {
@@ -61,6 +67,7 @@ void Budget::Poll() {
   if (max_nodes_ && nodes_ >= max_nodes_) exhausted_ = true;
   if (max_seconds_ > 0 && elapsed() >= max_seconds_) exhausted_ = true;
   if (stop_ && stop_->load(std::memory_order_relaxed)) exhausted_ = true;
+  if (cancel_ && cancel_->load(std::memory_order_relaxed)) exhausted_ = true;
 }
 
 // --- Prover -----------------------------------------------------------------

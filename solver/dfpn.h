@@ -57,10 +57,12 @@ struct Answer {
 // Node and time limits shared by every search of one solve.
 class Budget {
  public:
-  // 0 = no limit. `stop` (optional) is polled with the clock. With
+  // 0 = no limit. `stop` and `cancel` (optional: the user's stop, and a
+  // race's "another racer decided") are polled with the clock. With
   // `cpu_clock` the seconds are the calling thread's CPU time (the budget
   // must then be used by the thread that made it).
-  Budget(uint64_t max_nodes, double max_seconds, const std::atomic<bool>* stop = nullptr, bool cpu_clock = false);
+  Budget(uint64_t max_nodes, double max_seconds, const std::atomic<bool>* stop = nullptr, bool cpu_clock = false,
+         const std::atomic<bool>* cancel = nullptr);
 
   // Counts one node; true once the budget is spent (sticky).
   bool Tick() {
@@ -80,6 +82,7 @@ class Budget {
   uint64_t max_nodes_;
   double max_seconds_;
   const std::atomic<bool>* stop_;
+  const std::atomic<bool>* cancel_;
   uint64_t nodes_ = 0;
   bool exhausted_ = false;
   bool cpu_clock_;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "solver/dfpn.h"
+#include "solver/race.h"
 #include "solver/repetition.h"
 #include "solver/tt.h"
 #include "variants/notation.h"
@@ -188,7 +189,7 @@ struct Solver::Impl {
   }
 
   void Reset(double seconds, uint64_t nodes) {
-    budget = std::make_unique<Budget>(nodes, seconds, opt.stop, opt.cpu_clock);
+    budget = std::make_unique<Budget>(nodes, seconds, opt.stop, opt.cpu_clock, opt.cancel);
     prover = std::make_unique<Prover>(&tt, budget.get(), opt.tablebase);
     prover->set_material_weight(opt.material_weight);
     prover->set_killers(opt.killers);
@@ -840,8 +841,22 @@ std::string WithholdUnsoundMate(const Position& root, const solver::ProofCheckRe
 }
 
 SolveResult Solve(const Position& pos, const SolveOptions& options) {
-  Solver s(options);
-  return s.Solve(pos);
+  if (options.threads <= 1) {
+    Solver s(options);
+    return s.Solve(pos);
+  }
+  std::vector<SolveResult> results(static_cast<size_t>(options.threads));
+  const int w = solver::Race(options, [&](int i, const SolveOptions& o) {
+    Solver s(o);
+    results[i] = s.Solve(pos);
+    return results[i].result != Claim::kUnknown;
+  });
+  SolveResult r = std::move(results[w]);
+  r.nodes = 0;
+  for (const SolveResult& x : results) r.nodes += x.nodes;
+  if (w > 0) r.note += "; decided by searcher " + std::to_string(w + 1) + " of " + std::to_string(options.threads) +
+                       " (" + solver::RacerName(w) + ")";
+  return r;
 }
 
 }  // namespace canju

@@ -62,6 +62,15 @@ struct SolveOptions {
   bool forget_proofs_before_line_for_test = false;
   const std::atomic<bool>* stop = nullptr;  // set from another thread to stop
   const TablebaseOracle* tablebase = nullptr;  // not owned; may be null
+  // Searchers racing on one position (solver/race.h): Solve() and
+  // VerifyRecord() with N > 1 run N whole solves on N threads, each with
+  // the full budget (nodes, seconds), a table (tt_bytes) and heuristics of
+  // its own; the first to decide gives the answer. Which one that is
+  // depends on timing: a race is not repeatable node for node. A Solver
+  // object itself searches on its calling thread only.
+  int threads = 1;
+  // Set by a race for its racers (leave unset): another racer decided.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // What a "no win" (every line searched) rests on: the solver's repetition

@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 
+#include "solver/race.h"
 #include "variants/notation.h"
 #include "variants/registry.h"
 
@@ -619,7 +620,34 @@ const char* BookEndName(BookEnd e) {
   }
 }
 
+namespace {
+Status VerifyOnOneThread(const Record& rec, const VerifyOptions& options, VerifyReport* out);
+}  // namespace
+
+// Several threads (SolveOptions::threads): whole verifications race, each
+// with the puzzle's budget and heuristics of its own (solver/race.h).
 Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyReport* out) {
+  if (options.solve.threads <= 1) return VerifyOnOneThread(rec, options, out);
+  const size_t n = static_cast<size_t>(options.solve.threads);
+  std::vector<VerifyReport> reports(n);
+  std::vector<Status> statuses(n);
+  const int w = solver::Race(options.solve, [&](int i, const SolveOptions& o) {
+    VerifyOptions vo = options;
+    vo.solve = o;
+    statuses[i] = VerifyOnOneThread(rec, vo, &reports[i]);
+    return statuses[i].ok() && reports[i].verdict.kind != VerdictKind::kUnproven;
+  });
+  *out = std::move(reports[w]);
+  for (size_t i = 0; i < n; ++i)
+    if (static_cast<int>(i) != w) out->verdict.nodes += reports[i].verdict.nodes;
+  if (w > 0)
+    out->verdict.reason += "; decided by searcher " + std::to_string(w + 1) + " of " + std::to_string(n) + " (" +
+                           solver::RacerName(w) + ")";
+  return statuses[w];
+}
+
+namespace {
+Status VerifyOnOneThread(const Record& rec, const VerifyOptions& options, VerifyReport* out) {
   *out = VerifyReport{};
   out->claimed = rec.claimed;
   Verdict& v = out->verdict;
@@ -726,5 +754,6 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   v.seconds += solver.seconds();
   return Status::OK();
 }
+}  // namespace
 
 }  // namespace canju

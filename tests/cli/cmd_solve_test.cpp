@@ -111,6 +111,34 @@ TEST_F(SolveCommands, SolveJsonIsOneObjectFromTheSideToMovesView) {
   EXPECT_EQ(c["mate_plies"], 5);
 }
 
+TEST_F(SolveCommands, SolveOnSeveralThreadsGivesTheSameMate) {
+  // Racing searchers (--threads): whichever decides, the mate is the
+  // shortest, its line mates, and the re-check holds.
+  Result r = RunCanju({"solve", "--json", "--nodes", "3000000", "--threads", "2", kMateIn5});
+  ASSERT_EQ(r.code, 0) << r.err;
+  json j = OneObject(r);
+  EXPECT_EQ(j["result"], "win");
+  ASSERT_EQ(j["mate_plies"], 5);
+  EXPECT_EQ(j["mate_exact"], true);
+  canju::Position end;
+  ASSERT_TRUE(Play(kMateIn5, j["pv"].get<std::vector<std::string>>(), &end));
+  EXPECT_TRUE(Mated(end)) << end.Fen();
+  EXPECT_EQ(j["proof_check"], "holds");
+  // verify takes the option too, and a count out of range is refused.
+  const std::string file = ::testing::TempDir() + "canju_threads_" + std::to_string(getpid()) + ".fen";
+  {
+    std::ofstream f(file);
+    f << kMateIn5 << "; id \"five\"; claim \"win\"\n";
+  }
+  Result v = RunCanju({"verify", "--json", "--nodes", "3000000", "--threads", "2", file});
+  std::remove(file.c_str());
+  ASSERT_EQ(v.code, 0) << v.err;
+  EXPECT_EQ(OneObject(v)["verdict"], "confirmed") << v.out;
+  Result bad = RunCanju({"solve", "--threads", "0", kMateIn5});
+  EXPECT_NE(bad.code, 0);
+  EXPECT_NE(bad.err.find("--threads"), std::string::npos) << bad.err;
+}
+
 TEST_F(SolveCommands, SolveNamesWhatIsWrongWithAFen) {
   Result r = RunCanju({"solve", "--json", "4k4/9/9/9/9/9/9/9/9/4K3X w"});
   EXPECT_EQ(r.code, 2);
