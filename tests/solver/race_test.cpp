@@ -14,6 +14,7 @@
 #include "solver/verify.h"
 #include "variants/notation.h"
 #include "variants/registry.h"
+#include "replay.h"
 
 namespace canju {
 namespace {
@@ -23,21 +24,6 @@ Position Pos(const std::string& fen) {
   const Status st = Position::FromFen(BuiltinVariant("xiangqi"), fen, &p);
   EXPECT_TRUE(st.ok()) << st.ToString();
   return p;
-}
-
-// Plays `line` from `p`: legal all the way, and the side to move at its
-// end has no legal move (in Xiangqi that loses, in check or not).
-bool MatesAlong(Position p, const std::vector<Move>& line) {
-  for (Move m : line) {
-    MoveList ml;
-    p.GenerateLegal(&ml);
-    if (!ml.contains(m)) return false;
-    StateInfo st;
-    p.DoMove(m, &st);
-  }
-  MoveList ml;
-  p.GenerateLegal(&ml);
-  return ml.empty();
 }
 
 TEST(Race, RacersDifferOnlyInTheirHeuristics) {
@@ -109,7 +95,7 @@ TEST(Race, ASolveOnThreeThreadsFindsTheShortestMate) {
   ASSERT_EQ(r.result, Claim::kWin) << r.note;
   EXPECT_EQ(r.mate_plies, 5);
   EXPECT_TRUE(r.mate_exact);
-  EXPECT_TRUE(MatesAlong(p, r.pv));
+  EXPECT_TRUE(testing_util::LineEndsInMate(p, r.pv));
   EXPECT_EQ(r.proof_check, solver::CheckStatus::kHolds);
   EXPECT_GT(r.nodes, 0u);
 }

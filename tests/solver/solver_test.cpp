@@ -13,6 +13,7 @@
 #include "variants/notation.h"
 #include "variants/registry.h"
 #include "random_positions.h"
+#include "replay.h"
 
 namespace canju {
 namespace {
@@ -34,12 +35,6 @@ Position Pos(const std::string& variant, const std::string& fen) {
 
 // --- brute force: plain minimax, no table, no pruning beyond cut-offs -------
 
-bool Lost(Position& p) {
-  MoveList ml;
-  p.GenerateLegal(&ml);
-  if (!ml.empty()) return false;
-  return p.InCheck() || p.variant().rules().stalemate == Outcome::kLoss;
-}
 bool MatesWithin(Position& p, int plies, bool checks_only = false);
 bool MatedWithin(Position& p, int plies, bool checks_only) {  // defender to move
   MoveList ml;
@@ -70,17 +65,6 @@ bool MatesWithin(Position& p, int plies, bool checks_only) {
 }
 
 // Plays a line and tells whether it ends with the side to move lost.
-bool LineEndsInMate(Position p, const std::vector<Move>& line) {
-  for (Move m : line) {
-    MoveList legal;
-    p.GenerateLegal(&legal);
-    if (!legal.contains(m)) return false;
-    StateInfo st;
-    p.DoMove(m, &st);
-  }
-  return Lost(p);
-}
-
 SolveOptions Quick() {
   SolveOptions o;
   o.max_seconds = 0;
@@ -101,7 +85,7 @@ void ExpectShortestMate(const std::string& variant, const std::string& fen, int 
   EXPECT_EQ(r.mate_plies, plies) << fen;
   EXPECT_TRUE(r.mate_exact) << fen;
   ASSERT_EQ(static_cast<int>(r.pv.size()), plies) << fen;
-  EXPECT_TRUE(LineEndsInMate(p, r.pv)) << fen;
+  EXPECT_TRUE(testing_util::LineEndsInMate(p, r.pv)) << fen;
   ASSERT_FALSE(r.first_moves.empty());
   EXPECT_EQ(r.first_moves[0].move, r.pv[0]);
   // Every move listed as winning wins (brute force, within the proof's
@@ -147,7 +131,7 @@ TEST(Solver, ChessClassicSacrifice) {
   const SolveResult r = Solve(p, Quick());
   EXPECT_EQ(r.result, Claim::kWin);
   EXPECT_EQ(r.mate_plies, 3);
-  EXPECT_TRUE(LineEndsInMate(p, r.pv));
+  EXPECT_TRUE(testing_util::LineEndsInMate(p, r.pv));
 }
 
 TEST(Solver, ConsecutiveCheckMateWithSacrifice) {
@@ -160,7 +144,7 @@ TEST(Solver, ConsecutiveCheckMateWithSacrifice) {
   EXPECT_EQ(r.proof, ProofKind::kChecks);
   ASSERT_GE(r.pv.size(), 2u);
   EXPECT_EQ(r.pv[1].to(), r.pv[0].to()) << "the first checking piece is captured";
-  EXPECT_TRUE(LineEndsInMate(p, r.pv));
+  EXPECT_TRUE(testing_util::LineEndsInMate(p, r.pv));
   // Every Red move of the line gives check.
   Position q = p;
   for (size_t i = 0; i < r.pv.size(); ++i) {
@@ -189,7 +173,7 @@ TEST(Solver, OnlyWinIsNotACheck) {
   const SolveResult r = Solve(p, Quick());
   ASSERT_EQ(r.result, Claim::kWin) << r.note;
   EXPECT_EQ(r.mate_plies, 3);
-  EXPECT_TRUE(LineEndsInMate(p, r.pv));
+  EXPECT_TRUE(testing_util::LineEndsInMate(p, r.pv));
   StateInfo st;
   p.DoMove(r.pv[0], &st);
   EXPECT_FALSE(p.InCheck()) << "the winning first move is quiet";
@@ -355,7 +339,7 @@ TEST(Solver, AWinWithoutItsShortestMateStillHasTheProofsLine) {
   EXPECT_FALSE(r.mate_exact);
   ASSERT_FALSE(r.pv.empty());
   EXPECT_LE(static_cast<int>(r.pv.size()), r.mate_plies);
-  EXPECT_TRUE(LineEndsInMate(p, r.pv));
+  EXPECT_TRUE(testing_util::LineEndsInMate(p, r.pv));
   ExpectMatedAfterEachDefence(p, r);
   EXPECT_NE(r.note.find("the line is the proof's"), std::string::npos) << r.note;
 }
@@ -455,7 +439,7 @@ TEST(Solver, AMateThatRestsOnTheDefendersPerpetualCheckHasItsWholeLine) {
   ASSERT_EQ(r.mate_plies, 5);
   EXPECT_TRUE(r.mate_exact);
   EXPECT_EQ(r.pv.size(), 5u);
-  EXPECT_TRUE(LineEndsInMate(p, r.pv));
+  EXPECT_TRUE(testing_util::LineEndsInMate(p, r.pv));
   EXPECT_NE(r.note.find("best play proved for the first 2 plies of the line, the rest is the proof's"),
             std::string::npos)
       << r.note;
@@ -473,7 +457,7 @@ TEST(Solver, StalemateFollowsTheRules) {
   const SolveResult r = Solve(p, Quick());
   EXPECT_EQ(r.result, Claim::kWin);
   EXPECT_EQ(r.mate_plies, 1);
-  EXPECT_TRUE(LineEndsInMate(p, r.pv));
+  EXPECT_TRUE(testing_util::LineEndsInMate(p, r.pv));
   for (const FirstMove& f : r.first_moves) EXPECT_NE(MoveToCoord(p.variant(), f.move), "f1f7");
 }
 
@@ -488,7 +472,7 @@ TEST(Solver, LossIsFoundFromTheDefendersSide) {
   const SolveResult r = Solve(p, Quick());
   EXPECT_EQ(r.result, Claim::kLoss) << r.note;
   EXPECT_EQ(r.mate_plies, 2);
-  EXPECT_TRUE(LineEndsInMate(p, r.pv));
+  EXPECT_TRUE(testing_util::LineEndsInMate(p, r.pv));
 }
 
 TEST(Solver, BudgetRunsOutHonestly) {

@@ -16,6 +16,7 @@
 #include "tablebase/build.h"
 #include "variants/notation.h"
 #include "variants/registry.h"
+#include "replay.h"
 
 namespace canju {
 namespace {
@@ -60,23 +61,6 @@ Position Pos(const std::string& fen) {
   return p;
 }
 
-// Plays `line` from `p` (each move must be legal) and says whether it ends
-// with the side to move mated.
-bool ReplaysToMate(Position p, const std::vector<Move>& line) {
-  for (Move m : line) {
-    MoveList legal;
-    p.GenerateLegal(&legal);
-    bool found = false;
-    for (Move l : legal) found |= l == m;
-    if (!found) return false;
-    StateInfo st;
-    p.DoMove(m, &st);
-  }
-  MoveList replies;
-  p.GenerateLegal(&replies);
-  return replies.empty();
-}
-
 TEST_F(Tables, TheOracleCountsTheMaterialsItHasNoTableFor) {
   // --tb-missing: which table to build next. The directory holds KRKA and
   // KNKA (and their sub-tables), not KRKAA.
@@ -112,7 +96,7 @@ TEST_F(Tables, RootInTheTablesIsAnsweredFromThem) {
   EXPECT_EQ(r.mate_plies, tv.dtm);
   EXPECT_TRUE(r.mate_exact);
   ASSERT_EQ(static_cast<int>(r.pv.size()), tv.dtm);
-  EXPECT_TRUE(ReplaysToMate(p, r.pv));
+  EXPECT_TRUE(testing_util::LineEndsInMate(p, r.pv));
   ASSERT_FALSE(r.first_moves.empty());
   EXPECT_EQ(r.first_moves[0].move, r.pv[0]);
 }
@@ -172,7 +156,7 @@ TEST_F(Tables, CaptureIntoATableIsALeaf) {
   EXPECT_NE(r.proof, ProofKind::kTablebase);
   ASSERT_TRUE(r.mate_exact);
   ASSERT_EQ(static_cast<int>(r.pv.size()), r.mate_plies);
-  EXPECT_TRUE(ReplaysToMate(p, r.pv));
+  EXPECT_TRUE(testing_util::LineEndsInMate(p, r.pv));
 }
 
 TEST_F(Tables, TableLeavesReachAWinTheSearchAloneCannot) {
@@ -195,7 +179,7 @@ TEST_F(Tables, TableLeavesReachAWinTheSearchAloneCannot) {
   ASSERT_TRUE(r.mate_exact);
   EXPECT_EQ(r.mate_plies, 37);
   ASSERT_EQ(static_cast<int>(r.pv.size()), r.mate_plies);
-  EXPECT_TRUE(ReplaysToMate(p, r.pv));
+  EXPECT_TRUE(testing_util::LineEndsInMate(p, r.pv));
   // The line enters the table at once, with the capture.
   Position after = p;
   StateInfo st;
@@ -212,7 +196,7 @@ TEST_F(Tables, TableLeavesReachAWinTheSearchAloneCannot) {
   ASSERT_EQ(proof.result, Claim::kWin) << proof.note;
   EXPECT_FALSE(proof.mate_exact);
   ASSERT_FALSE(proof.pv.empty()) << proof.note;
-  EXPECT_TRUE(ReplaysToMate(p, proof.pv)) << proof.note;
+  EXPECT_TRUE(testing_util::LineEndsInMate(p, proof.pv)) << proof.note;
   EXPECT_LE(static_cast<int>(proof.pv.size()), proof.mate_plies);
   EXPECT_EQ(proof.note.find("stops before mate"), std::string::npos) << proof.note;
 }
