@@ -39,12 +39,20 @@ std::string RacerName(int index) {
 
 int Race(const SolveOptions& base, const std::function<bool(int index, const SolveOptions& options)>& run) {
   const int n = std::max(1, base.threads);
-  std::atomic<bool> cancel{false};
+  // One flag per racer: a racer that decides stops the others, not itself
+  // (it goes on to its shortest mate, line and cooks).
+  std::vector<std::atomic<bool>> cancel(static_cast<size_t>(n));
+  auto cancel_others = [&](int i) {
+    for (int j = 0; j < n; ++j)
+      if (j != i) cancel[j] = true;
+  };
   std::atomic<int> winner{-1};
   auto one = [&](int i) {
-    if (run(i, RacerOptions(base, i, &cancel))) {
+    SolveOptions o = RacerOptions(base, i, &cancel[i]);
+    o.on_root_decided = [&cancel_others, i] { cancel_others(i); };
+    if (run(i, o)) {
       int none = -1;
-      if (winner.compare_exchange_strong(none, i)) cancel = true;
+      if (winner.compare_exchange_strong(none, i)) cancel_others(i);
     }
   };
   std::vector<std::thread> threads;

@@ -24,7 +24,8 @@
 namespace canju::solver {
 
 // The options of racer `index` of a race of base.threads: one thread,
-// `cancel` polled with the budget, and its heuristics (0: the base's
+// `cancel` polled with the budget (on_root_decided is the race's to set),
+// and its heuristics (0: the base's
 // unchanged; 1: no material term; 2: twice the weight; 3: killer moves
 // switched; 4: half the weight; then again).
 SolveOptions RacerOptions(const SolveOptions& base, int index, const std::atomic<bool>* cancel);
@@ -33,9 +34,11 @@ std::string RacerName(int index);
 
 // Runs `run(index, options)` for every racer of base.threads (index 0 on
 // the calling thread, so that a CPU-time budget counts its CPU); `run`
-// returns whether that racer decided. The first to decide cancels the
-// rest (their budgets end; whatever they return is theirs to ignore).
-// Returns the index of the first racer that decided, or 0 if none did.
+// returns whether that racer decided. A racer whose solve proves the
+// root's result (SolveOptions::on_root_decided), or that returns decided,
+// cancels the rest (their budgets end; whatever they return is theirs to
+// ignore) and goes on alone. Returns the index of the first racer that
+// returned decided, or 0 if none did.
 int Race(const SolveOptions& base, const std::function<bool(int index, const SolveOptions& options)>& run);
 
 }  // namespace canju::solver

@@ -724,6 +724,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
 
   if (won || lost) {
     have_decided = true;
+    if (opt.on_root_decided) opt.on_root_decided();
     r.result = won ? Claim::kWin : Claim::kLoss;
     r.mate_plies = length;
     if (opt.shortest) {

@@ -69,8 +69,12 @@ struct SolveOptions {
   // depends on timing: a race is not repeatable node for node. A Solver
   // object itself searches on its calling thread only.
   int threads = 1;
-  // Set by a race for its racers (leave unset): another racer decided.
+  // Set by a race for its racers (leave unset): `cancel`, another racer
+  // decided; `on_root_decided`, called from the solving thread as soon as
+  // this solve has proved the root's result (before the shortest mate,
+  // the line and the cooks), so that the other racers stop at once.
   const std::atomic<bool>* cancel = nullptr;
+  std::function<void()> on_root_decided;
 };
 
 // What a "no win" (every line searched) rests on: the solver's repetition

@@ -128,6 +128,7 @@ Claim ClaimFromLine(const BookLine& book, const SolveOptions& o, double* seconds
                     std::string* from) {
   if (!book.Whole() || book.moves.empty()) return Claim::kUnknown;
   SolveOptions quick = o;
+  quick.on_root_decided = nullptr;  // the line's end decided is not the puzzle decided
   quick.shortest = false;
   quick.cooks = false;
   quick.tt_bytes = std::min<size_t>(o.tt_bytes, size_t{16} << 20);

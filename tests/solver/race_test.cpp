@@ -41,6 +41,7 @@ TEST(Race, RacersDifferOnlyInTheirHeuristics) {
   for (const SolveOptions* o : {&r0, &r1, &r2, &r3, &r4}) {
     EXPECT_EQ(o->threads, 1);  // a racer does not race again
     EXPECT_EQ(o->cancel, &cancel);
+    EXPECT_FALSE(o->on_root_decided);  // the race sets it
     EXPECT_EQ(o->max_nodes, 1234u);  // the whole budget each
   }
   EXPECT_EQ(r0.material_weight, 8);
@@ -70,6 +71,30 @@ TEST(Race, TheFirstToDecideCancelsTheRest) {
   EXPECT_EQ(winner, 1);
   EXPECT_TRUE(saw_cancel[0]);
   EXPECT_TRUE(saw_cancel[2]);
+}
+
+TEST(Race, ARacerThatProvesTheRootStopsTheOthersButNotItself) {
+  // on_root_decided: the proof is found, the shortest mate and cooks are
+  // still to come — the others stop now, the decider goes on.
+  SolveOptions base;
+  base.threads = 2;
+  bool own_cancel_after = true;
+  std::vector<int> saw_cancel(2, 0);
+  const int winner = solver::Race(base, [&](int i, const SolveOptions& o) {
+    if (i == 1) {
+      o.on_root_decided();
+      own_cancel_after = o.cancel->load();
+      return true;
+    }
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!o.cancel->load() && std::chrono::steady_clock::now() < give_up)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    saw_cancel[i] = o.cancel->load();
+    return false;
+  });
+  EXPECT_EQ(winner, 1);
+  EXPECT_FALSE(own_cancel_after);
+  EXPECT_TRUE(saw_cancel[0]);
 }
 
 TEST(Race, WhenNoRacerDecidesTheFirstAnswers) {
