@@ -39,27 +39,28 @@ std::string RacerName(int index) {
 
 int Race(const SolveOptions& base, const std::function<bool(int index, const SolveOptions& options)>& run) {
   const int n = std::max(1, base.threads);
-  // One flag per racer: a racer that decides stops the others, not itself
-  // (it goes on to its shortest mate, line and cooks).
+  // One flag per racer: the racer that decides first stops the others, not
+  // itself (it goes on to its shortest mate, line and cooks). Easy puzzles
+  // are often decided by every racer within a moment; only the first may
+  // cancel, or each would cut the others' shortest mates short.
   std::vector<std::atomic<bool>> cancel(static_cast<size_t>(n));
-  auto cancel_others = [&](int i) {
+  std::atomic<int> decider{-1};
+  auto claim = [&](int i) {
+    int none = -1;
+    if (!decider.compare_exchange_strong(none, i)) return;
     for (int j = 0; j < n; ++j)
       if (j != i) cancel[j] = true;
   };
-  std::atomic<int> winner{-1};
   auto one = [&](int i) {
     SolveOptions o = RacerOptions(base, i, &cancel[i]);
-    o.on_root_decided = [&cancel_others, i] { cancel_others(i); };
-    if (run(i, o)) {
-      int none = -1;
-      if (winner.compare_exchange_strong(none, i)) cancel_others(i);
-    }
+    o.on_root_decided = [&claim, i] { claim(i); };
+    if (run(i, o)) claim(i);
   };
   std::vector<std::thread> threads;
   for (int i = 1; i < n; ++i) threads.emplace_back(one, i);
   one(0);
   for (auto& t : threads) t.join();
-  return std::max(0, winner.load());
+  return std::max(0, decider.load());
 }
 
 }  // namespace canju::solver

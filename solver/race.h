@@ -34,11 +34,11 @@ std::string RacerName(int index);
 
 // Runs `run(index, options)` for every racer of base.threads (index 0 on
 // the calling thread, so that a CPU-time budget counts its CPU); `run`
-// returns whether that racer decided. A racer whose solve proves the
-// root's result (SolveOptions::on_root_decided), or that returns decided,
-// cancels the rest (their budgets end; whatever they return is theirs to
-// ignore) and goes on alone. Returns the index of the first racer that
-// returned decided, or 0 if none did.
+// returns whether that racer decided. The first racer whose solve proves
+// the root's result (SolveOptions::on_root_decided) or that returns
+// decided is the decider: it cancels the rest (their budgets end; whatever
+// they return, decided or not, is theirs to ignore) and goes on alone.
+// Returns the decider's index, or 0 if none decided.
 int Race(const SolveOptions& base, const std::function<bool(int index, const SolveOptions& options)>& run);
 
 }  // namespace canju::solver

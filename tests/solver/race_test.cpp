@@ -97,6 +97,31 @@ TEST(Race, ARacerThatProvesTheRootStopsTheOthersButNotItself) {
   EXPECT_TRUE(saw_cancel[0]);
 }
 
+TEST(Race, OnlyTheFirstToProveTheRootCancels) {
+  // Both racers prove the root, one after the other: the second neither
+  // cancels the first (whose shortest mate would be cut short) nor wins,
+  // even when it returns first.
+  SolveOptions base;
+  base.threads = 2;
+  std::atomic<bool> first_proved{false}, second_returned{false};
+  bool first_cancelled = true;
+  const int winner = solver::Race(base, [&](int i, const SolveOptions& o) {
+    if (i == 1) {
+      o.on_root_decided();
+      first_proved = true;
+      while (!second_returned) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      first_cancelled = o.cancel->load();
+      return true;
+    }
+    while (!first_proved) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    o.on_root_decided();  // too late
+    second_returned = true;
+    return true;
+  });
+  EXPECT_EQ(winner, 1);
+  EXPECT_FALSE(first_cancelled);
+}
+
 TEST(Race, WhenNoRacerDecidesTheFirstAnswers) {
   SolveOptions base;
   base.threads = 2;
