@@ -54,18 +54,22 @@ TEST(Race, RacersDifferOnlyInTheirHeuristics) {
   EXPECT_NE(solver::RacerName(1), solver::RacerName(2));
 }
 
+// A racer that has not decided waits for its cancel and says whether it
+// came (a broken race would leave it here until the limit).
+bool WaitForCancel(const SolveOptions& o) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!o.cancel->load() && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return o.cancel->load();
+}
+
 TEST(Race, TheFirstToDecideCancelsTheRest) {
   SolveOptions base;
   base.threads = 3;
   std::vector<int> saw_cancel(3, 0);
   const int winner = solver::Race(base, [&](int i, const SolveOptions& o) {
     if (i == 1) return true;  // decides at once
-    // The others wait for the cancel (a broken race would leave them here
-    // until the test's own limit).
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (!o.cancel->load() && std::chrono::steady_clock::now() < give_up)
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    saw_cancel[i] = o.cancel->load();
+    saw_cancel[i] = WaitForCancel(o);
     return false;
   });
   EXPECT_EQ(winner, 1);
@@ -86,10 +90,7 @@ TEST(Race, ARacerThatProvesTheRootStopsTheOthersButNotItself) {
       own_cancel_after = o.cancel->load();
       return true;
     }
-    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (!o.cancel->load() && std::chrono::steady_clock::now() < give_up)
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    saw_cancel[i] = o.cancel->load();
+    saw_cancel[i] = WaitForCancel(o);
     return false;
   });
   EXPECT_EQ(winner, 1);
