@@ -26,9 +26,10 @@
 // --no-book-walk leaves the walk out (before and after the solve).
 // --material-weight W sets SolveOptions::material_weight (0 = the search
 // without the material heuristic, for comparisons); --killers 0 turns
-// SolveOptions::killers off. --threads T gives each puzzle T searchers
-// (SolveOptions::threads: T - 1 helper threads sharing its table, each
-// with the puzzle's budget of its own); with --jobs J that is J·T threads.
+// SolveOptions::killers off. --threads T races T searchers on each puzzle
+// (SolveOptions::threads, solver/race.h: whole verifications, each with the
+// puzzle's budget, a table and heuristics of its own); with --jobs J that
+// is J·T threads.
 // Default paths: ../shared/data/xqf/适情雅趣550局/先胜局 and
 // ../shared/data/lines/梦入神机.eglib (a record without a claim gets the one
 // the end of its book line shows — a mate, a table value or a short solve —

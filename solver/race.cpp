@@ -37,6 +37,12 @@ std::string RacerName(int index) {
   }
 }
 
+std::string RaceNote(int index, int count) {
+  if (index <= 0) return "";
+  return "; decided by searcher " + std::to_string(index + 1) + " of " + std::to_string(count) + " (" +
+         RacerName(index) + ")";
+}
+
 int Race(const SolveOptions& base, const std::function<bool(int index, const SolveOptions& options)>& run) {
   const int n = std::max(1, base.threads);
   // One flag per racer: the racer that decides first stops the others, not

@@ -855,8 +855,7 @@ SolveResult Solve(const Position& pos, const SolveOptions& options) {
   SolveResult r = std::move(results[w]);
   r.nodes = 0;
   for (const SolveResult& x : results) r.nodes += x.nodes;
-  if (w > 0) r.note += "; decided by searcher " + std::to_string(w + 1) + " of " + std::to_string(options.threads) +
-                       " (" + solver::RacerName(w) + ")";
+  r.note += solver::RaceNote(w, options.threads);
   return r;
 }
 

@@ -641,9 +641,7 @@ Status VerifyRecord(const Record& rec, const VerifyOptions& options, VerifyRepor
   *out = std::move(reports[w]);
   for (size_t i = 0; i < n; ++i)
     if (static_cast<int>(i) != w) out->verdict.nodes += reports[i].verdict.nodes;
-  if (w > 0)
-    out->verdict.reason += "; decided by searcher " + std::to_string(w + 1) + " of " + std::to_string(n) + " (" +
-                           solver::RacerName(w) + ")";
+  out->verdict.reason += solver::RaceNote(w, static_cast<int>(n));
   return statuses[w];
 }
 

@@ -52,6 +52,9 @@ TEST(Race, RacersDifferOnlyInTheirHeuristics) {
   EXPECT_EQ(r3.material_weight, 8);
   EXPECT_EQ(r4.material_weight, 4);
   EXPECT_NE(solver::RacerName(1), solver::RacerName(2));
+  // The note names a racer only when it is not the one with the defaults.
+  EXPECT_EQ(solver::RaceNote(0, 2), "");
+  EXPECT_EQ(solver::RaceNote(1, 3), "; decided by searcher 2 of 3 (" + solver::RacerName(1) + ")");
 }
 
 // A racer that has not decided waits for its cancel and says whether it
