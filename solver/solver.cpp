@@ -718,6 +718,9 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
           return r;
         }
         note << "no win for the opponent (every line searched); ";
+      } else if (!lost) {
+        // A claimed loss stays unproven here; say how far the search went.
+        note << "the opponent's win undecided after " << Millions(o.nodes) << " nodes; ";
       }
     }
   }
