@@ -5,6 +5,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
+#include <filesystem>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -273,6 +274,46 @@ void PrintSolve(const Position& pos, const SolveResult& r) {
               r.seconds > 0 ? r.nodes / r.seconds / 1e6 : 0.0);
 }
 
+// The position to solve when the argument names a file rather than a FEN:
+// the start of one of its records, read through the importer (any format
+// `canju import` reads). A folder, or a file without that record, is an
+// error that says what to do.
+struct FilePosition {
+  std::shared_ptr<const Variant> variant;
+  Position pos;
+  Record record;
+  size_t records = 0;
+};
+
+FilePosition ReadFilePosition(const std::string& path, size_t record_no, const VariantOptions& opts) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw CommandError{path + ": a folder, not a position (`canju verify " + path + "` checks its puzzles)", 2};
+  ReadResult rr;
+  Status st = ReadCollectionFile(path, &rr);
+  if (!st.ok()) throw CommandError{st.message(), 1};  // (the importer's messages name the file)
+  if (rr.records.empty()) throw CommandError{path + ": no position found in the file", 1};
+  if (record_no > rr.records.size())
+    throw CommandError{path + ": has " + std::to_string(rr.records.size()) + " record(s), no record " +
+                           std::to_string(record_no), 2};
+  FilePosition fp;
+  fp.records = rr.records.size();
+  fp.record = std::move(rr.records[record_no - 1]);
+  auto err = fp.record.tags.find(kImportErrorTag);
+  if (err != fp.record.tags.end())
+    throw CommandError{path + ": record " + std::to_string(record_no) + ": " + err->second, 1};
+  // The record's own variant, unless --variant or --set chose one.
+  if (fp.record.variant != opts.variant && opts.variant == VariantOptions{}.variant && opts.overrides.empty()) {
+    Status vs = LoadVariant(fp.record.variant, &fp.variant);
+    if (!vs.ok()) throw CommandError{path + ": " + vs.message(), 1};
+  } else {
+    fp.variant = opts.Load();
+  }
+  st = Position::FromFen(*fp.variant, fp.record.fen, &fp.pos);
+  if (!st.ok()) throw CommandError{path + ": record " + std::to_string(record_no) + ": " + st.message(), 1};
+  return fp;
+}
+
 void RegisterSolve(CLI::App& app) {
   auto* cmd = app.add_subcommand("solve", "Prove a position: win / loss / unknown, shortest mate, best line, cooks");
   auto opts = std::make_shared<VariantOptions>();
@@ -280,14 +321,26 @@ void RegisterSolve(CLI::App& app) {
   auto fen = std::make_shared<std::vector<std::string>>();
   auto as_json = std::make_shared<bool>(false);
   opts->Add(cmd);
-  cmd->add_option("fen", *fen, "Position in FEN (quoted, or its fields as separate words)")->required()->expected(1, 6);
+  auto record_no = std::make_shared<size_t>(1);
+  cmd->add_option("fen", *fen,
+                  "Position in FEN (quoted, or its fields as separate words), or a file the importer reads "
+                  "(XQF, PGN, …): the start of its first record")
+      ->required()
+      ->expected(1, 6);
+  cmd->add_option("--record", *record_no, "With a file: which of its records to solve (1 = the first)")
+      ->check(CLI::PositiveNumber);
   search->Add(cmd, 10);
   cmd->add_flag("--json", *as_json,
                 "One JSON object: result, mate_plies, pv, winning_first_moves, nodes, seconds (side to move's view)");
   cmd->callback([=] {
     search->Validate();
-    auto v = opts->Load();
-    Position pos = ParsePositionOrThrow(*v, JoinFen(*fen));
+    const std::string text = JoinFen(*fen);
+    std::error_code ec;
+    std::optional<FilePosition> file;
+    if (fen->size() == 1 && std::filesystem::exists(text, ec)) file = ReadFilePosition(text, *record_no, *opts);
+    else if (*record_no != 1) throw CommandError{"--record needs a file in place of the FEN", 2};
+    auto v = file ? file->variant : opts->Load();
+    Position pos = file ? file->pos : ParsePositionOrThrow(*v, text);
     Tables tb;
     tb.Open(search->tb_dir, *v, search->tb_missing);
     signal(SIGINT, OnSolveInterrupt);
@@ -296,9 +349,23 @@ void RegisterSolve(CLI::App& app) {
     signal(SIGINT, SIG_DFL);
     if (*as_json) {
       json j = SolveJson(pos, r);
+      if (file) {
+        j["source"] = file->record.source;
+        j["title"] = file->record.title;
+        j["claimed"] = ClaimName(file->record.claimed);
+      }
       if (search->tb_missing > 0) j["missing_tables"] = tb.MissingJson();
       WriteJsonLine(j);
     } else {
+      if (file) {
+        const Record& rec = file->record;
+        std::printf("%s%s%s\n", rec.title.empty() ? "" : (rec.title + " — ").c_str(), rec.source.c_str(),
+                    file->records > 1 ? (" (record " + std::to_string(*record_no) + " of " +
+                                         std::to_string(file->records) + "; --record N for another)").c_str()
+                                      : "");
+        if (rec.claimed != Claim::kUnknown) std::printf("Claimed:  %s (side to move)\n", ClaimName(rec.claimed));
+        std::printf("\n");
+      }
       PrintSolve(pos, r);
       if (search->tb_missing > 0) tb.PrintMissing(stdout);
     }

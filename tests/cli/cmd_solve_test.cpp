@@ -151,6 +151,47 @@ TEST_F(SolveCommands, SolveNamesWhatIsWrongWithAFen) {
   EXPECT_NE(missing.err.find("--tb-missing needs --tb"), std::string::npos) << missing.err;
 }
 
+TEST_F(SolveCommands, SolveTakesAFileInPlaceOfAFen) {
+  // Any file the importer reads: the start of its first record, or of the
+  // one --record names; its title, source and claim come with the answer.
+  const std::string dir = ::testing::TempDir() + "canju_solve_file_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const std::string file = dir + "/two.fen";
+  {
+    std::ofstream f(file);
+    f << "3k5/9/9/9/9/9/9/9/4R4/4K4 w; id \"one\"; claim \"draw\"\n";
+    f << kMateIn5 << "; id \"five\"; claim \"win\"\n";
+  }
+  Result first = RunCanju({"solve", "--json", "--nodes", "3000000", file});
+  ASSERT_EQ(first.code, 0) << first.err;
+  json j1 = OneObject(first);
+  EXPECT_EQ(j1["title"], "one");
+  EXPECT_EQ(j1["claimed"], "draw");
+  EXPECT_EQ(j1["fen"].get<std::string>().rfind("3k5/9/9/9/9/9/9/9/4R4/4K4 w", 0), 0u) << j1["fen"];
+  Result second = RunCanju({"solve", "--json", "--nodes", "3000000", "--record", "2", file});
+  ASSERT_EQ(second.code, 0) << second.err;
+  json j2 = OneObject(second);
+  EXPECT_EQ(j2["title"], "five");
+  EXPECT_EQ(j2["result"], "win");
+  EXPECT_EQ(j2["mate_plies"], 5);
+  Result text = RunCanju({"solve", "--nodes", "3000000", "--record", "2", file});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("five — " + file + "#2 (record 2 of 2"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("Claimed:  win"), std::string::npos) << text.out;
+  // A record that is not there, a folder, --record without a file: errors
+  // that say what to do.
+  Result none = RunCanju({"solve", "--record", "3", file});
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.err.find(file + ": has 2 record(s), no record 3"), std::string::npos) << none.err;
+  Result folder = RunCanju({"solve", dir});
+  EXPECT_EQ(folder.code, 2);
+  EXPECT_NE(folder.err.find("a folder, not a position (`canju verify " + dir), std::string::npos) << folder.err;
+  Result stray = RunCanju({"solve", "--record", "2", kMateIn5});
+  EXPECT_EQ(stray.code, 2);
+  EXPECT_NE(stray.err.find("--record needs a file"), std::string::npos) << stray.err;
+  std::filesystem::remove_all(dir);
+}
+
 TEST_F(SolveCommands, VerifyJsonIsOneObjectPerPuzzle) {
   const std::string file = ::testing::TempDir() + "canju_verify_" + std::to_string(getpid()) + ".fen";
   {
