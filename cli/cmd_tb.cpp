@@ -4,12 +4,15 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "importer/importer.h"
 #include "tablebase/build.h"
 #include "tablebase/probe.h"
+#include "variants/notation.h"
 
 namespace canju::cli {
 namespace {
@@ -26,8 +29,93 @@ void Check(const Status& st, int code = 1) {
   if (!st.ok()) throw CommandError{st.message(), code};
 }
 
+// --for: the materials of at most `max_pieces` pieces that a collection's
+// records reach — each start position, and each position after a capture
+// along the book's main line — by their table's name, with how many records
+// reach each (a record counts once per material) and the first of them.
+struct WantedTable {
+  std::string name;
+  int records = 0;
+  std::string first;  // "title (source)"
+};
+
+int PieceCount(const Position& pos) {
+  int n = 0;
+  for (Color c : {kFirst, kSecond})
+    for (int k = 0; k < pos.variant().kind_count(); ++k) n += pos.count(c, k);
+  return n;
+}
+
+std::vector<WantedTable> TablesFor(const Variant& v, const std::vector<std::string>& paths, int max_pieces,
+                                   int* records_read) {
+  std::map<std::string, WantedTable> wanted;
+  *records_read = 0;
+  auto add = [&](const Position& pos, const Record& rec, std::vector<std::string>* seen) {
+    if (PieceCount(pos) > max_pieces || PieceCount(pos) < 3) return;
+    tb::Material m;
+    if (!tb::Material::Parse(v, pos.Material(), &m).ok()) return;
+    const std::string name = m.Name(v);
+    if (std::find(seen->begin(), seen->end(), name) != seen->end()) return;
+    seen->push_back(name);
+    WantedTable& w = wanted[name];
+    if (w.records++ == 0) {
+      w.name = name;
+      w.first = (rec.title.empty() ? std::string() : rec.title + " (") + rec.source + (rec.title.empty() ? "" : ")");
+    }
+  };
+  for (const std::string& path : paths) {
+    Status st = ReadCollectionPath(path, ReadOptions{}, [&](FileResult&& f, size_t, size_t) {
+      for (const ImportIssue& is : f.result.issues)
+        if (is.fatal) std::fprintf(stderr, "canju tb build: %s\n", IssueToString(is).c_str());
+      for (const Record& rec : f.result.records) {
+        if (rec.variant != v.id() || rec.tags.count(kImportErrorTag)) continue;
+        Position pos;
+        if (!Position::FromFen(v, rec.fen, &pos).ok()) continue;
+        ++*records_read;
+        std::vector<std::string> seen;
+        add(pos, rec, &seen);
+        for (const std::vector<MoveNode>* n = &rec.moves; !n->empty(); n = &(*n)[0].next) {
+          Move m;
+          if (!ParseAnyMove(pos, (*n)[0].move, &m).ok()) break;  // (the importer reported it)
+          StateInfo si;
+          pos.DoMove(m, &si);
+          if (si.captured != kNoPiece) add(pos, rec, &seen);
+        }
+      }
+      return true;
+    });
+    if (!st.ok()) throw CommandError{st.message(), 1};  // (the importer's messages name the path)
+  }
+  std::vector<WantedTable> out;
+  for (auto& [name, w] : wanted) out.push_back(std::move(w));
+  std::stable_sort(out.begin(), out.end(), [](const WantedTable& a, const WantedTable& b) { return a.records > b.records; });
+  return out;
+}
+
+// Prints what --for found and returns the names to build: those whose own
+// build fits in the memory limit (a table too large for this machine is
+// named and left out, so that the rest still get built).
+std::vector<std::string> PlanFor(const Variant& v, const std::vector<WantedTable>& wanted, int records, int max_pieces,
+                                 const std::string& dir, uint64_t limit, tb::CellLayout cells) {
+  std::fprintf(stderr, "tables for %d record(s), materials of at most %d pieces reached at the start or after a "
+               "capture along the main line: %zu\n", records, max_pieces, wanted.size());
+  std::vector<std::string> keep;
+  for (const WantedTable& w : wanted) {
+    std::vector<tb::PlanItem> one;
+    Check(tb::MakePlan(v, {w.name}, dir, &one), 2);
+    uint64_t peak = 0;
+    for (const tb::PlanItem& it : one)
+      if (!it.complete) peak = std::max(peak, tb::PeakBytes(it, tb::ChooseLayout(it, cells, limit)));
+    const bool fits = !limit || peak <= limit;
+    std::fprintf(stderr, "  %-10s %5d record(s), e.g. %s%s\n", w.name.c_str(), w.records, w.first.c_str(),
+                 fits ? "" : ("  — left out: needs about " + Mib(peak) + ", limit " + Mib(limit)).c_str());
+    if (fits) keep.push_back(w.name);
+  }
+  return keep;
+}
+
 void BuildTables(const Variant& v, const std::vector<std::string>& tables, const std::string& dir, int threads,
-                 uint64_t memory_mib, int level, bool quiet, bool phases, tb::CellLayout cells) {
+                 uint64_t memory_mib, int level, bool quiet, bool phases, tb::CellLayout cells, bool dry_run) {
   std::vector<tb::PlanItem> plan;
   Check(tb::MakePlan(v, tables, dir, &plan), 2);
   uint64_t peak = 0;
@@ -44,6 +132,7 @@ void BuildTables(const Variant& v, const std::vector<std::string>& tables, const
     if (!it.complete) peak = std::max(peak, p), ++todo;
   }
   std::fprintf(stderr, "%d table(s) to build; peak memory about %s\n", todo, Mib(peak).c_str());
+  if (dry_run) return;
   tb::BuildOptions opts;
   opts.dir = dir;
   opts.threads = threads;
@@ -170,13 +259,37 @@ void RegisterTablebaseCommands(CLI::App& app) {
                     "only: about 0.6 bytes, about 5% slower), auto (dense if it fits in memory)")
         ->check(CLI::IsMember({"auto", "dense", "compact"}))
         ->capture_default_str();
-    cmd->add_option("tables", *tables, "Material signatures, e.g. KRKAA KCPKAB (chess: KQKR)")->required();
+    auto for_paths = std::make_shared<std::vector<std::string>>();
+    auto max_pieces = std::make_shared<int>(6);
+    auto dry_run = std::make_shared<bool>(false);
+    cmd->add_option("--for", *for_paths,
+                    "Files or folders of puzzles (any format `canju import` reads): also the tables of the materials "
+                    "their records reach, at the start or after a capture along the main line")
+        ->expected(1);
+    cmd->add_option("--max-pieces", *max_pieces, "With --for: materials of at most this many pieces (default 6)")
+        ->check(CLI::Range(3, 32));
+    cmd->add_flag("--dry-run", *dry_run, "Print the plan (tables, sizes, peak memory) and build nothing");
+    cmd->add_option("tables", *tables, "Material signatures, e.g. KRKAA KCPKAB (chess: KQKR)");
     cmd->callback([=] {
       auto v = opts->Load();
       const tb::CellLayout layout = *cells == "dense"     ? tb::CellLayout::kDense
                                     : *cells == "compact" ? tb::CellLayout::kCompact
                                                           : tb::CellLayout::kAuto;
-      BuildTables(*v, *tables, *dir, *threads, *memory, *level, *quiet, *phases, layout);
+      if (tables->empty() && for_paths->empty())
+        throw CommandError{"tb build: name the tables (e.g. KRKAA) or give --for PATH", 2};
+      std::vector<std::string> all = *tables;
+      if (!for_paths->empty()) {
+        int records = 0;
+        const std::vector<WantedTable> wanted = TablesFor(*v, *for_paths, *max_pieces, &records);
+        const uint64_t limit = *memory ? *memory << 20 : tb::AvailableMemory();
+        for (const std::string& name : PlanFor(*v, wanted, records, *max_pieces, *dir, limit, layout))
+          all.push_back(name);
+        if (all.empty()) {
+          std::fprintf(stderr, "no table to build\n");
+          return;
+        }
+      }
+      BuildTables(*v, all, *dir, *threads, *memory, *level, *quiet, *phases, layout, *dry_run);
     });
   }
   {
@@ -298,7 +411,7 @@ void RegisterTablebaseCommands(CLI::App& app) {
       std::shared_ptr<const Variant> v;
       Check(LoadVariant("xiangqi", &v));
       const std::vector<std::string> tables = {"KRK", "KNK", "KPK", "KCKA", "KRKA", "KRKAA"};
-      BuildTables(*v, tables, *dir, 0, 0, 9, *quiet, false, tb::CellLayout::kAuto);
+      BuildTables(*v, tables, *dir, 0, 0, 9, *quiet, false, tb::CellLayout::kAuto, false);
       for (const std::string& t : tables) PrintStats(*v, StatsJson(*v, *dir, t));
     });
   }

@@ -1,0 +1,71 @@
+// `canju tb build --for PATH`: the tables a collection's records reach (the
+// start, and each position after a capture along the main line), within a
+// piece count and the memory limit, built with their sub-tables.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/cli/run_canju.h"
+
+namespace {
+
+using namespace canju_cli_test;
+
+class TablebaseCommands : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (access(Binary().c_str(), X_OK) != 0) GTEST_SKIP() << Binary() << " not built";
+    dir_ = ::testing::TempDir() + "canju_tb_for_" + std::to_string(getpid());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    // 车 against 卒 (KRKP), where the main line's first move takes the pawn (KRK).
+    std::ofstream(dir_ + "/capture.pgn") << "[Game \"Chinese Chess\"]\n"
+                                            "[FEN \"3k5/9/9/9/9/9/9/4p4/4R4/4K4 w - - 0 1\"]\n"
+                                            "[Format \"ICCS\"]\n[Title \"capture\"]\n\n1. E1-E2 *\n";
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string dir_;
+};
+
+TEST_F(TablebaseCommands, BuildForACollectionPlansTheMaterialsItsRecordsReach) {
+  const std::string tb = dir_ + "/tb";
+  Result plan = RunCanju({"tb", "build", "--for", dir_ + "/capture.pgn", "--max-pieces", "4", "--dry-run", "--dir", tb});
+  ASSERT_EQ(plan.code, 0) << plan.err;
+  EXPECT_NE(plan.err.find("tables for 1 record(s)"), std::string::npos) << plan.err;
+  EXPECT_NE(plan.err.find("KRKP           1 record(s), e.g. capture"), std::string::npos) << plan.err;
+  EXPECT_NE(plan.err.find("KRK            1 record(s)"), std::string::npos) << plan.err;
+  EXPECT_NE(plan.err.find("4 table(s) to build"), std::string::npos) << plan.err;  // with KK and KPK
+  EXPECT_FALSE(std::filesystem::exists(tb + "/KRKP.xiangqi.ctb")) << "a dry run builds nothing";
+  // Three pieces at most: only the end of the line, built.
+  Result small = RunCanju({"tb", "build", "--quiet", "--for", dir_, "--max-pieces", "3", "--dir", tb});
+  ASSERT_EQ(small.code, 0) << small.err;
+  EXPECT_EQ(small.err.find("KRKP "), std::string::npos) << small.err;
+  Result list = RunCanju({"tb", "list", "--dir", tb});
+  ASSERT_EQ(list.code, 0) << list.err;
+  EXPECT_NE(list.out.find("KRK"), std::string::npos) << list.out;
+  EXPECT_EQ(list.out.find("KRKP"), std::string::npos) << list.out;
+  // Again: nothing left to build.
+  Result again = RunCanju({"tb", "build", "--quiet", "--for", dir_, "--max-pieces", "3", "--dir", tb});
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_NE(again.err.find("0 table(s) to build"), std::string::npos) << again.err;
+}
+
+TEST_F(TablebaseCommands, BuildForLeavesOutWhatDoesNotFitAndNamesBadInput) {
+  // A memory limit below every table's build: each is named and left out.
+  Result tight = RunCanju({"tb", "build", "--for", dir_, "--max-pieces", "4", "--memory-limit", "1", "--dir", dir_ + "/tb"});
+  ASSERT_EQ(tight.code, 0) << tight.err;
+  EXPECT_NE(tight.err.find("KRKP           1 record(s), e.g. capture (" + dir_ + "/capture.pgn)  — left out: needs about"),
+            std::string::npos)
+      << tight.err;
+  EXPECT_NE(tight.err.find("no table to build"), std::string::npos) << tight.err;
+  Result nothing = RunCanju({"tb", "build", "--dir", dir_ + "/tb"});
+  EXPECT_EQ(nothing.code, 2);
+  EXPECT_NE(nothing.err.find("name the tables (e.g. KRKAA) or give --for PATH"), std::string::npos) << nothing.err;
+  Result missing = RunCanju({"tb", "build", "--for", dir_ + "/nope.xqf", "--dir", dir_ + "/tb"});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_NE(missing.err.find(dir_ + "/nope.xqf"), std::string::npos) << missing.err;
+}
+
+}  // namespace
