@@ -86,8 +86,8 @@ demo() {
   section "Endgame tablebases: a small Xiangqi set built (with sub-tables) and its statistics"
   "$canju" tb demo --dir "$BUILD/tb-demo"
   "$canju" tb probe --dir "$BUILD/tb-demo" "4ka3/4a4/9/9/9/9/9/9/9/3RK4 w"
-  section "Endgame tablebases the sample's records reach with at most five pieces (six 先和 draw compositions; about a minute)"
-  "$canju" tb build --dir "$BUILD/tb-demo" --for samples/classics.fen --max-pieces 5
+  section "Endgame tablebases the sample's records reach with at most five pieces, and KRKCAA (six 先和 draw compositions; about a minute)"
+  "$canju" tb build --dir "$BUILD/tb-demo" --for samples/classics.fen --max-pieces 5 KRKCAA
   section "Solver: 梦入神机 由中应外 — shortest mate by consecutive checks, best line, cooks"
   "$canju" solve "1RN1k4/3P3rC/6n2/9/9/9/9/4p4/3p5/c1rAK4 w"
   section "Solver: every puzzle of the sample collection verified (3 s each, 2 threads), verdicts saved in the store"
