@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "importer/importer.h"
+#include "puzzles/store.h"
 #include "tablebase/build.h"
 #include "tablebase/probe.h"
 #include "variants/notation.h"
@@ -46,50 +47,81 @@ int PieceCount(const Position& pos) {
   return n;
 }
 
-std::vector<WantedTable> TablesFor(const Variant& v, const std::vector<std::string>& paths, int max_pieces,
-                                   int* records_read) {
-  std::map<std::string, WantedTable> wanted;
-  *records_read = 0;
-  auto add = [&](const Position& pos, const Record& rec, std::vector<std::string>* seen) {
-    if (PieceCount(pos) > max_pieces || PieceCount(pos) < 3) return;
+// The tally of what the records need, one record at a time.
+class TableTally {
+ public:
+  TableTally(const Variant& v, int max_pieces) : v_(v), max_pieces_(max_pieces) {}
+
+  void Add(const Record& rec) {
+    if (rec.variant != v_.id() || rec.tags.count(kImportErrorTag)) return;
+    Position pos;
+    if (!Position::FromFen(v_, rec.fen, &pos).ok()) return;
+    ++records_;
+    std::vector<std::string> seen;
+    Reach(pos, rec, &seen);
+    for (const std::vector<MoveNode>* n = &rec.moves; !n->empty(); n = &(*n)[0].next) {
+      Move m;
+      if (!ParseAnyMove(pos, (*n)[0].move, &m).ok()) break;  // (the importer reported it)
+      StateInfo si;
+      pos.DoMove(m, &si);
+      if (si.captured != kNoPiece) Reach(pos, rec, &seen);
+    }
+  }
+  int records() const { return records_; }
+  // Most records first; ties by name.
+  std::vector<WantedTable> Sorted() const {
+    std::vector<WantedTable> out;
+    for (const auto& [name, w] : wanted_) out.push_back(w);
+    std::stable_sort(out.begin(), out.end(),
+                     [](const WantedTable& a, const WantedTable& b) { return a.records > b.records; });
+    return out;
+  }
+
+ private:
+  void Reach(const Position& pos, const Record& rec, std::vector<std::string>* seen) {
+    const int pieces = PieceCount(pos);
+    if (pieces > max_pieces_ || pieces < 3) return;
     tb::Material m;
-    if (!tb::Material::Parse(v, pos.Material(), &m).ok()) return;
-    const std::string name = m.Name(v);
+    if (!tb::Material::Parse(v_, pos.Material(), &m).ok()) return;
+    const std::string name = m.Name(v_);
     if (std::find(seen->begin(), seen->end(), name) != seen->end()) return;
     seen->push_back(name);
-    WantedTable& w = wanted[name];
+    WantedTable& w = wanted_[name];
     if (w.records++ == 0) {
       w.name = name;
       w.first = (rec.title.empty() ? std::string() : rec.title + " (") + rec.source + (rec.title.empty() ? "" : ")");
     }
-  };
+  }
+
+  const Variant& v_;
+  const int max_pieces_;
+  int records_ = 0;
+  std::map<std::string, WantedTable> wanted_;
+};
+
+void TallyPaths(const std::vector<std::string>& paths, TableTally* tally) {
   for (const std::string& path : paths) {
     Status st = ReadCollectionPath(path, ReadOptions{}, [&](FileResult&& f, size_t, size_t) {
       for (const ImportIssue& is : f.result.issues)
         if (is.fatal) std::fprintf(stderr, "canju tb build: %s\n", IssueToString(is).c_str());
-      for (const Record& rec : f.result.records) {
-        if (rec.variant != v.id() || rec.tags.count(kImportErrorTag)) continue;
-        Position pos;
-        if (!Position::FromFen(v, rec.fen, &pos).ok()) continue;
-        ++*records_read;
-        std::vector<std::string> seen;
-        add(pos, rec, &seen);
-        for (const std::vector<MoveNode>* n = &rec.moves; !n->empty(); n = &(*n)[0].next) {
-          Move m;
-          if (!ParseAnyMove(pos, (*n)[0].move, &m).ok()) break;  // (the importer reported it)
-          StateInfo si;
-          pos.DoMove(m, &si);
-          if (si.captured != kNoPiece) add(pos, rec, &seen);
-        }
-      }
+      for (const Record& rec : f.result.records) tally->Add(rec);
       return true;
     });
     if (!st.ok()) throw CommandError{st.message(), 1};  // (the importer's messages name the path)
   }
-  std::vector<WantedTable> out;
-  for (auto& [name, w] : wanted) out.push_back(std::move(w));
-  std::stable_sort(out.begin(), out.end(), [](const WantedTable& a, const WantedTable& b) { return a.records > b.records; });
-  return out;
+}
+
+void TallyStore(const std::string& dir, const std::string& collection, TableTally* tally) {
+  std::unique_ptr<PuzzleStore> store;
+  PuzzleStore::Options o;
+  o.read_only = true;  // beside a running import or verify; a missing store is an error
+  Status st = PuzzleStore::Open(dir, o, &store);
+  if (!st.ok()) throw CommandError{dir + ": " + st.message(), 1};
+  st = store->ForEachRecord(collection, [&](PuzzleId, const Record& r) {
+    tally->Add(r);
+    return true;
+  });
+  if (!st.ok()) throw CommandError{dir + ": " + st.message(), 1};
 }
 
 // Prints what --for found and returns the names to build: those whose own
@@ -266,6 +298,10 @@ void RegisterTablebaseCommands(CLI::App& app) {
                     "Files or folders of puzzles (any format `canju import` reads): also the tables of the materials "
                     "their records reach, at the start or after a capture along the main line")
         ->expected(1);
+    auto for_store = std::make_shared<std::string>();
+    auto collection = std::make_shared<std::string>();
+    cmd->add_option("--for-store", *for_store, "A puzzle store: the same for its records (see --for)");
+    cmd->add_option("--collection", *collection, "With --for-store: only this collection's records");
     cmd->add_option("--max-pieces", *max_pieces, "With --for: materials of at most this many pieces (default 6)")
         ->check(CLI::Range(3, 32));
     cmd->add_flag("--dry-run", *dry_run, "Print the plan (tables, sizes, peak memory) and build nothing");
@@ -275,14 +311,17 @@ void RegisterTablebaseCommands(CLI::App& app) {
       const tb::CellLayout layout = *cells == "dense"     ? tb::CellLayout::kDense
                                     : *cells == "compact" ? tb::CellLayout::kCompact
                                                           : tb::CellLayout::kAuto;
-      if (tables->empty() && for_paths->empty())
-        throw CommandError{"tb build: name the tables (e.g. KRKAA) or give --for PATH", 2};
+      if (tables->empty() && for_paths->empty() && for_store->empty())
+        throw CommandError{"tb build: name the tables (e.g. KRKAA) or give --for PATH or --for-store DIR", 2};
+      if (!collection->empty() && for_store->empty())
+        throw CommandError{"tb build: --collection needs --for-store DIR", 2};
       std::vector<std::string> all = *tables;
-      if (!for_paths->empty()) {
-        int records = 0;
-        const std::vector<WantedTable> wanted = TablesFor(*v, *for_paths, *max_pieces, &records);
+      if (!for_paths->empty() || !for_store->empty()) {
+        TableTally tally(*v, *max_pieces);
+        TallyPaths(*for_paths, &tally);
+        if (!for_store->empty()) TallyStore(*for_store, *collection, &tally);
         const uint64_t limit = *memory ? *memory << 20 : tb::AvailableMemory();
-        for (const std::string& name : PlanFor(*v, wanted, records, *max_pieces, *dir, limit, layout))
+        for (const std::string& name : PlanFor(*v, tally.Sorted(), tally.records(), *max_pieces, *dir, limit, layout))
           all.push_back(name);
         if (all.empty()) {
           std::fprintf(stderr, "no table to build\n");

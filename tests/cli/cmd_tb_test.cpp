@@ -52,6 +52,28 @@ TEST_F(TablebaseCommands, BuildForACollectionPlansTheMaterialsItsRecordsReach) {
   EXPECT_NE(again.err.find("0 table(s) to build"), std::string::npos) << again.err;
 }
 
+TEST_F(TablebaseCommands, BuildForAStoreReadsItsRecords) {
+  const std::string store = dir_ + "/store";
+  ASSERT_EQ(RunCanju({"import", "--quiet", "--store", store, dir_ + "/capture.pgn"}).code, 0);
+  Result plan = RunCanju({"tb", "build", "--for-store", store, "--max-pieces", "4", "--dry-run", "--dir", dir_ + "/tb"});
+  ASSERT_EQ(plan.code, 0) << plan.err;
+  EXPECT_NE(plan.err.find("tables for 1 record(s)"), std::string::npos) << plan.err;
+  EXPECT_NE(plan.err.find("KRKP           1 record(s), e.g. capture"), std::string::npos) << plan.err;
+  // Another collection's records only: none here.
+  Result other = RunCanju({"tb", "build", "--for-store", store, "--collection", "nothing", "--dir", dir_ + "/tb"});
+  ASSERT_EQ(other.code, 0) << other.err;
+  EXPECT_NE(other.err.find("tables for 0 record(s)"), std::string::npos) << other.err;
+  EXPECT_NE(other.err.find("no table to build"), std::string::npos) << other.err;
+  // A store that is not there is an error, and reading does not create it.
+  Result missing = RunCanju({"tb", "build", "--for-store", dir_ + "/nostore", "--dir", dir_ + "/tb"});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_NE(missing.err.find(dir_ + "/nostore"), std::string::npos) << missing.err;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "/nostore"));
+  Result stray = RunCanju({"tb", "build", "--collection", "x", "--dir", dir_ + "/tb", "KRK"});
+  EXPECT_EQ(stray.code, 2);
+  EXPECT_NE(stray.err.find("--collection needs --for-store"), std::string::npos) << stray.err;
+}
+
 TEST_F(TablebaseCommands, BuildForLeavesOutWhatDoesNotFitAndNamesBadInput) {
   // A memory limit below every table's build: each is named and left out.
   Result tight = RunCanju({"tb", "build", "--for", dir_, "--max-pieces", "4", "--memory-limit", "1", "--dir", dir_ + "/tb"});
@@ -62,7 +84,8 @@ TEST_F(TablebaseCommands, BuildForLeavesOutWhatDoesNotFitAndNamesBadInput) {
   EXPECT_NE(tight.err.find("no table to build"), std::string::npos) << tight.err;
   Result nothing = RunCanju({"tb", "build", "--dir", dir_ + "/tb"});
   EXPECT_EQ(nothing.code, 2);
-  EXPECT_NE(nothing.err.find("name the tables (e.g. KRKAA) or give --for PATH"), std::string::npos) << nothing.err;
+  EXPECT_NE(nothing.err.find("name the tables (e.g. KRKAA) or give --for PATH or --for-store DIR"), std::string::npos)
+      << nothing.err;
   Result missing = RunCanju({"tb", "build", "--for", dir_ + "/nope.xqf", "--dir", dir_ + "/tb"});
   EXPECT_EQ(missing.code, 1);
   EXPECT_NE(missing.err.find(dir_ + "/nope.xqf"), std::string::npos) << missing.err;
