@@ -50,7 +50,9 @@ int PieceCount(const Position& pos) {
 // The tally of what the records need, one record at a time.
 class TableTally {
  public:
-  TableTally(const Variant& v, int max_pieces) : v_(v), max_pieces_(max_pieces) {}
+  // `variations`: every line of the book's move tree, not only the main one.
+  TableTally(const Variant& v, int max_pieces, bool variations)
+      : v_(v), max_pieces_(max_pieces), variations_(variations) {}
 
   void Add(const Record& rec) {
     if (rec.variant != v_.id() || rec.tags.count(kImportErrorTag)) return;
@@ -59,13 +61,10 @@ class TableTally {
     ++records_;
     std::vector<std::string> seen;
     Reach(pos, rec, &seen);
-    for (const std::vector<MoveNode>* n = &rec.moves; !n->empty(); n = &(*n)[0].next) {
-      Move m;
-      if (!ParseAnyMove(pos, (*n)[0].move, &m).ok()) break;  // (the importer reported it)
-      StateInfo si;
-      pos.DoMove(m, &si);
-      if (si.captured != kNoPiece) Reach(pos, rec, &seen);
-    }
+    if (rec.moves.empty()) return;
+    if (variations_)
+      for (size_t i = 1; i < rec.moves.size(); ++i) Walk(pos, &rec.moves[i], rec, &seen);
+    Walk(pos, &rec.moves[0], rec, &seen);
   }
   int records() const { return records_; }
   // Most records first; ties by name.
@@ -78,6 +77,23 @@ class TableTally {
   }
 
  private:
+  // The positions after captures along the line that starts with `node`
+  // from `pos` (its first continuations), and with variations_ along every
+  // alternative that branches off it.
+  void Walk(Position pos, const MoveNode* node, const Record& rec, std::vector<std::string>* seen) {
+    for (;;) {
+      Move m;
+      if (!ParseAnyMove(pos, node->move, &m).ok()) return;  // (the importer reported it)
+      StateInfo si;
+      pos.DoMove(m, &si);
+      if (si.captured != kNoPiece) Reach(pos, rec, seen);
+      if (node->next.empty()) return;
+      if (variations_)
+        for (size_t i = 1; i < node->next.size(); ++i) Walk(pos, &node->next[i], rec, seen);
+      node = &node->next[0];
+    }
+  }
+
   void Reach(const Position& pos, const Record& rec, std::vector<std::string>* seen) {
     const int pieces = PieceCount(pos);
     if (pieces > max_pieces_ || pieces < 3) return;
@@ -95,6 +111,7 @@ class TableTally {
 
   const Variant& v_;
   const int max_pieces_;
+  const bool variations_;
   int records_ = 0;
   std::map<std::string, WantedTable> wanted_;
 };
@@ -128,9 +145,10 @@ void TallyStore(const std::string& dir, const std::string& collection, TableTall
 // build fits in the memory limit (a table too large for this machine is
 // named and left out, so that the rest still get built).
 std::vector<std::string> PlanFor(const Variant& v, const std::vector<WantedTable>& wanted, int records, int max_pieces,
-                                 const std::string& dir, uint64_t limit, tb::CellLayout cells) {
+                                 bool variations, const std::string& dir, uint64_t limit, tb::CellLayout cells) {
   std::fprintf(stderr, "tables for %d record(s), materials of at most %d pieces reached at the start or after a "
-               "capture along the main line: %zu\n", records, max_pieces, wanted.size());
+               "capture along the %s: %zu\n", records, max_pieces, variations ? "book's lines" : "main line",
+               wanted.size());
   std::vector<std::string> keep;
   for (const WantedTable& w : wanted) {
     std::vector<tb::PlanItem> one;
@@ -302,6 +320,10 @@ void RegisterTablebaseCommands(CLI::App& app) {
     auto collection = std::make_shared<std::string>();
     cmd->add_option("--for-store", *for_store, "A puzzle store: the same for its records (see --for)");
     cmd->add_option("--collection", *collection, "With --for-store: only this collection's records");
+    auto variations = std::make_shared<bool>(false);
+    cmd->add_flag("--variations", *variations,
+                  "With --for/--for-store: also the positions after captures in the book's variations, not only "
+                  "along its main line");
     cmd->add_option("--max-pieces", *max_pieces, "With --for: materials of at most this many pieces (default 6)")
         ->check(CLI::Range(3, 32));
     cmd->add_flag("--dry-run", *dry_run, "Print the plan (tables, sizes, peak memory) and build nothing");
@@ -317,11 +339,11 @@ void RegisterTablebaseCommands(CLI::App& app) {
         throw CommandError{"tb build: --collection needs --for-store DIR", 2};
       std::vector<std::string> all = *tables;
       if (!for_paths->empty() || !for_store->empty()) {
-        TableTally tally(*v, *max_pieces);
+        TableTally tally(*v, *max_pieces, *variations);
         TallyPaths(*for_paths, &tally);
         if (!for_store->empty()) TallyStore(*for_store, *collection, &tally);
         const uint64_t limit = *memory ? *memory << 20 : tb::AvailableMemory();
-        for (const std::string& name : PlanFor(*v, tally.Sorted(), tally.records(), *max_pieces, *dir, limit, layout))
+        for (const std::string& name : PlanFor(*v, tally.Sorted(), tally.records(), *max_pieces, *variations, *dir, limit, layout))
           all.push_back(name);
         if (all.empty()) {
           std::fprintf(stderr, "no table to build\n");

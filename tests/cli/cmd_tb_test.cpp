@@ -52,6 +52,24 @@ TEST_F(TablebaseCommands, BuildForACollectionPlansTheMaterialsItsRecordsReach) {
   EXPECT_NE(again.err.find("0 table(s) to build"), std::string::npos) << again.err;
 }
 
+TEST_F(TablebaseCommands, BuildForWalksTheVariationsOnlyWhenAsked) {
+  // 车 against 马卒: the main line takes the pawn (KRKN), the book's
+  // variation the horse (KRKP).
+  const std::string file = dir_ + "/branch.pgn";
+  std::ofstream(file) << "[Game \"Chinese Chess\"]\n[FEN \"3k5/9/9/9/9/9/9/p8/R7n/4K4 w - - 0 1\"]\n"
+                         "[Format \"ICCS\"]\n[Title \"branch\"]\n\n1. A1-A2 (1. A1-I1) *\n";
+  Result main_line = RunCanju({"tb", "build", "--for", file, "--max-pieces", "4", "--dry-run", "--dir", dir_ + "/tb"});
+  ASSERT_EQ(main_line.code, 0) << main_line.err;
+  EXPECT_NE(main_line.err.find("KRKN           1 record(s)"), std::string::npos) << main_line.err;
+  EXPECT_EQ(main_line.err.find("KRKP "), std::string::npos) << main_line.err;
+  Result all = RunCanju(
+      {"tb", "build", "--for", file, "--variations", "--max-pieces", "4", "--dry-run", "--dir", dir_ + "/tb"});
+  ASSERT_EQ(all.code, 0) << all.err;
+  EXPECT_NE(all.err.find("along the book's lines: 2"), std::string::npos) << all.err;
+  EXPECT_NE(all.err.find("KRKN           1 record(s)"), std::string::npos) << all.err;
+  EXPECT_NE(all.err.find("KRKP           1 record(s)"), std::string::npos) << all.err;
+}
+
 TEST_F(TablebaseCommands, BuildForAStoreReadsItsRecords) {
   const std::string store = dir_ + "/store";
   ASSERT_EQ(RunCanju({"import", "--quiet", "--store", store, dir_ + "/capture.pgn"}).code, 0);
