@@ -32,8 +32,9 @@ void Check(const Status& st, int code = 1) {
 
 // --for: the materials of at most `max_pieces` pieces that a collection's
 // records reach — each start position, and each position after a capture
-// along the book's main line — by their table's name, with how many records
-// reach each (a record counts once per material) and the first of them.
+// along the book's main line (with --variations: along every line of its
+// move tree) — by their table's name, with how many records reach each (a
+// record counts once per material) and the first of them.
 struct WantedTable {
   std::string name;
   int records = 0;
@@ -324,7 +325,7 @@ void RegisterTablebaseCommands(CLI::App& app) {
     cmd->add_flag("--variations", *variations,
                   "With --for/--for-store: also the positions after captures in the book's variations, not only "
                   "along its main line");
-    cmd->add_option("--max-pieces", *max_pieces, "With --for: materials of at most this many pieces (default 6)")
+    cmd->add_option("--max-pieces", *max_pieces, "With --for/--for-store: materials of at most this many pieces (default 6)")
         ->check(CLI::Range(3, 32));
     cmd->add_flag("--dry-run", *dry_run, "Print the plan (tables, sizes, peak memory) and build nothing");
     cmd->add_option("tables", *tables, "Material signatures, e.g. KRKAA KCPKAB (chess: KQKR)");
@@ -343,7 +344,8 @@ void RegisterTablebaseCommands(CLI::App& app) {
         TallyPaths(*for_paths, &tally);
         if (!for_store->empty()) TallyStore(*for_store, *collection, &tally);
         const uint64_t limit = *memory ? *memory << 20 : tb::AvailableMemory();
-        for (const std::string& name : PlanFor(*v, tally.Sorted(), tally.records(), *max_pieces, *variations, *dir, limit, layout))
+        for (const std::string& name :
+             PlanFor(*v, tally.Sorted(), tally.records(), *max_pieces, *variations, *dir, limit, layout))
           all.push_back(name);
         if (all.empty()) {
           std::fprintf(stderr, "no table to build\n");
