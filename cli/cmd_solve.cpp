@@ -303,7 +303,7 @@ FilePosition ReadFilePosition(const std::string& path, size_t record_no, const V
   if (err != fp.record.tags.end())
     throw CommandError{path + ": record " + std::to_string(record_no) + ": " + err->second, 1};
   // The record's own variant, unless --variant or --set chose one.
-  if (fp.record.variant != opts.variant && opts.variant == VariantOptions{}.variant && opts.overrides.empty()) {
+  if (opts.variant == VariantOptions{}.variant && opts.overrides.empty()) {
     Status vs = LoadVariant(fp.record.variant, &fp.variant);
     if (!vs.ok()) throw CommandError{path + ": " + vs.message(), 1};
   } else {

@@ -41,13 +41,6 @@ struct WantedTable {
   std::string first;  // "title (source)"
 };
 
-int PieceCount(const Position& pos) {
-  int n = 0;
-  for (Color c : {kFirst, kSecond})
-    for (int k = 0; k < pos.variant().kind_count(); ++k) n += pos.count(c, k);
-  return n;
-}
-
 // The tally of what the records need, one record at a time.
 class TableTally {
  public:
@@ -96,11 +89,11 @@ class TableTally {
   }
 
   void Reach(const Position& pos, const Record& rec, std::vector<std::string>* seen) {
-    const int pieces = PieceCount(pos);
+    const int pieces = pos.piece_count(kFirst) + pos.piece_count(kSecond);
     if (pieces > max_pieces_ || pieces < 3) return;
     tb::Material m;
     if (!tb::Material::Parse(v_, pos.Material(), &m).ok()) return;
-    const std::string name = m.Name(v_);
+    const std::string name = tb::Canonical(v_, m).Name(v_);  // a colour flip is the same table
     if (std::find(seen->begin(), seen->end(), name) != seen->end()) return;
     seen->push_back(name);
     WantedTable& w = wanted_[name];
@@ -150,13 +143,18 @@ std::vector<std::string> PlanFor(const Variant& v, const std::vector<WantedTable
   std::fprintf(stderr, "tables for %d record(s), materials of at most %d pieces reached at the start or after a "
                "capture along the %s: %zu\n", records, max_pieces, variations ? "book's lines" : "main line",
                wanted.size());
+  // One plan for them all; a table's own build is its plan's largest (its
+  // sub-tables have fewer pieces), so it alone decides whether it fits.
+  std::vector<std::string> names;
+  for (const WantedTable& w : wanted) names.push_back(w.name);
+  std::vector<tb::PlanItem> plan;
+  Check(tb::MakePlan(v, names, dir, &plan), 2);
+  std::map<std::string, const tb::PlanItem*> item;
+  for (const tb::PlanItem& it : plan) item[it.name] = &it;
   std::vector<std::string> keep;
   for (const WantedTable& w : wanted) {
-    std::vector<tb::PlanItem> one;
-    Check(tb::MakePlan(v, {w.name}, dir, &one), 2);
-    uint64_t peak = 0;
-    for (const tb::PlanItem& it : one)
-      if (!it.complete) peak = std::max(peak, tb::PeakBytes(it, tb::ChooseLayout(it, cells, limit)));
+    const tb::PlanItem& it = *item.at(w.name);
+    const uint64_t peak = it.complete ? 0 : tb::PeakBytes(it, tb::ChooseLayout(it, cells, limit));
     const bool fits = !limit || peak <= limit;
     std::fprintf(stderr, "  %-10s %5d record(s), e.g. %s%s\n", w.name.c_str(), w.records, w.first.c_str(),
                  fits ? "" : ("  — left out: needs about " + Mib(peak) + ", limit " + Mib(limit)).c_str());

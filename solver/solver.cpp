@@ -719,7 +719,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
         }
         note << "no win for the opponent (every line searched); ";
       } else if (!lost) {
-        // A claimed loss stays unproven here; say how far the search went.
+        // The opponent's win neither proved nor disproved: how far its search went.
         note << "the opponent's win undecided after " << Millions(o.nodes) << " nodes; ";
       }
     }

@@ -70,6 +70,19 @@ TEST_F(TablebaseCommands, BuildForWalksTheVariationsOnlyWhenAsked) {
   EXPECT_NE(all.err.find("KRKP           1 record(s)"), std::string::npos) << all.err;
 }
 
+TEST_F(TablebaseCommands, BuildForNamesAColourFlipByItsTable) {
+  // 车 against 卒 with either side holding the rook: one table, two records.
+  const std::string file = dir_ + "/flip.fen";
+  std::ofstream(file) << "3k5/9/9/9/9/9/9/4p4/R8/4K4 w; id \"red rook\"\n"
+                         "3k5/9/9/4P4/r8/9/9/9/9/4K4 w; id \"black rook\"\n";
+  Result plan = RunCanju({"tb", "build", "--for", file, "--max-pieces", "4", "--dry-run", "--dir", dir_ + "/tb"});
+  ASSERT_EQ(plan.code, 0) << plan.err;
+  EXPECT_NE(plan.err.find("reached at the start or after a capture along the main line: 1"), std::string::npos)
+      << plan.err;
+  EXPECT_NE(plan.err.find("KRKP           2 record(s), e.g. red rook"), std::string::npos) << plan.err;
+  EXPECT_EQ(plan.err.find("KPKR"), std::string::npos) << plan.err;
+}
+
 TEST_F(TablebaseCommands, BuildForAStoreReadsItsRecords) {
   const std::string store = dir_ + "/store";
   ASSERT_EQ(RunCanju({"import", "--quiet", "--store", store, dir_ + "/capture.pgn"}).code, 0);
