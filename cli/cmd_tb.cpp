@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -135,11 +137,40 @@ void TallyStore(const std::string& dir, const std::string& collection, TableTall
   if (!st.ok()) throw CommandError{dir + ": " + st.message(), 1};
 }
 
+// "500M", "2G", "1500000": a count of entries with an optional decimal
+// suffix (k, M, G). False on anything else.
+bool ParseCount(const std::string& text, uint64_t* out) {
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return false;
+  size_t end = 0;
+  uint64_t n = 0;
+  try {
+    n = std::stoull(text, &end);
+  } catch (const std::exception&) {
+    return false;
+  }
+  uint64_t scale = 1;
+  if (end + 1 == text.size()) {
+    switch (text[end]) {
+      case 'k': case 'K': scale = 1000; break;
+      case 'm': case 'M': scale = 1000000; break;
+      case 'g': case 'G': scale = 1000000000; break;
+      default: return false;
+    }
+  } else if (end != text.size()) {
+    return false;
+  }
+  if (n > UINT64_MAX / scale) return false;
+  *out = n * scale;
+  return true;
+}
+
 // Prints what --for found and returns the names to build: those whose own
-// build fits in the memory limit (a table too large for this machine is
-// named and left out, so that the rest still get built).
+// build fits in the memory limit and, where `max_entries` is set, has at
+// most that many entries a side (a table too large is named and left out,
+// so that the rest still get built; a table already complete is kept).
 std::vector<std::string> PlanFor(const Variant& v, const std::vector<WantedTable>& wanted, int records, int max_pieces,
-                                 bool variations, const std::string& dir, uint64_t limit, tb::CellLayout cells) {
+                                 bool variations, const std::string& dir, uint64_t limit, uint64_t max_entries,
+                                 tb::CellLayout cells) {
   std::fprintf(stderr, "tables for %d record(s), materials of at most %d pieces reached at the start or after a "
                "capture along the %s: %zu\n", records, max_pieces, variations ? "book's lines" : "main line",
                wanted.size());
@@ -155,10 +186,15 @@ std::vector<std::string> PlanFor(const Variant& v, const std::vector<WantedTable
   for (const WantedTable& w : wanted) {
     const tb::PlanItem& it = *item.at(w.name);
     const uint64_t peak = it.complete ? 0 : tb::PeakBytes(it, tb::ChooseLayout(it, cells, limit));
-    const bool fits = !limit || peak <= limit;
+    std::string why;
+    if (!it.complete && max_entries && it.entries > max_entries)
+      why = "  — left out: " + std::to_string(it.entries) + " entries a side, over --max-entries " +
+            std::to_string(max_entries);
+    else if (limit && peak > limit)
+      why = "  — left out: needs about " + Mib(peak) + ", limit " + Mib(limit);
     std::fprintf(stderr, "  %-10s %5d record(s), e.g. %s%s\n", w.name.c_str(), w.records, w.first.c_str(),
-                 fits ? "" : ("  — left out: needs about " + Mib(peak) + ", limit " + Mib(limit)).c_str());
-    if (fits) keep.push_back(w.name);
+                 why.c_str());
+    if (why.empty()) keep.push_back(w.name);
   }
   return keep;
 }
@@ -325,6 +361,14 @@ void RegisterTablebaseCommands(CLI::App& app) {
                   "along its main line");
     cmd->add_option("--max-pieces", *max_pieces, "With --for/--for-store: materials of at most this many pieces (default 6)")
         ->check(CLI::Range(3, 32));
+    auto max_entries = std::make_shared<std::string>();
+    cmd->add_option("--max-entries", *max_entries,
+                    "With --for/--for-store: leave out materials whose table has more entries a side than this "
+                    "(e.g. 500M, 2G): the size of a build, finer than --max-pieces")
+        ->check([](const std::string& s) {
+          uint64_t n;
+          return ParseCount(s, &n) && n > 0 ? std::string() : "a count such as 500M, 2G or 1500000 expected";
+        });
     cmd->add_flag("--dry-run", *dry_run, "Print the plan (tables, sizes, peak memory) and build nothing");
     cmd->add_option("tables", *tables, "Material signatures, e.g. KRKAA KCPKAB (chess: KQKR)");
     cmd->callback([=] {
@@ -336,14 +380,18 @@ void RegisterTablebaseCommands(CLI::App& app) {
         throw CommandError{"tb build: name the tables (e.g. KRKAA) or give --for PATH or --for-store DIR", 2};
       if (!collection->empty() && for_store->empty())
         throw CommandError{"tb build: --collection needs --for-store DIR", 2};
+      if (!max_entries->empty() && for_paths->empty() && for_store->empty())
+        throw CommandError{"tb build: --max-entries needs --for PATH or --for-store DIR (named tables are built as asked)", 2};
       std::vector<std::string> all = *tables;
       if (!for_paths->empty() || !for_store->empty()) {
         TableTally tally(*v, *max_pieces, *variations);
         TallyPaths(*for_paths, &tally);
         if (!for_store->empty()) TallyStore(*for_store, *collection, &tally);
         const uint64_t limit = *memory ? *memory << 20 : tb::AvailableMemory();
-        for (const std::string& name :
-             PlanFor(*v, tally.Sorted(), tally.records(), *max_pieces, *variations, *dir, limit, layout))
+        uint64_t entries_cap = 0;
+        if (!max_entries->empty()) ParseCount(*max_entries, &entries_cap);  // (checked by the option)
+        for (const std::string& name : PlanFor(*v, tally.Sorted(), tally.records(), *max_pieces, *variations, *dir,
+                                               limit, entries_cap, layout))
           all.push_back(name);
         if (all.empty()) {
           std::fprintf(stderr, "no table to build\n");

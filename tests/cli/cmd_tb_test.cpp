@@ -113,6 +113,23 @@ TEST_F(TablebaseCommands, BuildForLeavesOutWhatDoesNotFitAndNamesBadInput) {
             std::string::npos)
       << tight.err;
   EXPECT_NE(tight.err.find("no table to build"), std::string::npos) << tight.err;
+  // A cap on a table's entries: KRKP (tens of thousands a side) goes, KRK
+  // (a few thousand) stays.
+  Result capped =
+      RunCanju({"tb", "build", "--for", dir_, "--max-pieces", "4", "--max-entries", "10k", "--dry-run", "--dir", dir_ + "/tb"});
+  ASSERT_EQ(capped.code, 0) << capped.err;
+  EXPECT_NE(capped.err.find("KRKP           1 record(s), e.g. capture (" + dir_ + "/capture.pgn)  — left out: "),
+            std::string::npos)
+      << capped.err;
+  EXPECT_NE(capped.err.find("entries a side, over --max-entries 10000"), std::string::npos) << capped.err;
+  EXPECT_NE(capped.err.find("KRK            1 record(s), e.g. capture (" + dir_ + "/capture.pgn)\n"), std::string::npos)
+      << capped.err;
+  Result bad = RunCanju({"tb", "build", "--for", dir_, "--max-entries", "5X", "--dir", dir_ + "/tb"});
+  EXPECT_NE(bad.code, 0);
+  EXPECT_NE(bad.err.find("a count such as 500M"), std::string::npos) << bad.err;
+  Result unplanned = RunCanju({"tb", "build", "--max-entries", "5M", "--dir", dir_ + "/tb", "KRK"});
+  EXPECT_EQ(unplanned.code, 2);
+  EXPECT_NE(unplanned.err.find("--max-entries needs --for"), std::string::npos) << unplanned.err;
   Result nothing = RunCanju({"tb", "build", "--dir", dir_ + "/tb"});
   EXPECT_EQ(nothing.code, 2);
   EXPECT_NE(nothing.err.find("name the tables (e.g. KRKAA) or give --for PATH or --for-store DIR"), std::string::npos)
