@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <span>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -57,10 +58,7 @@ class TableTally {
     ++records_;
     std::vector<std::string> seen;
     Reach(pos, rec, &seen);
-    if (rec.moves.empty()) return;
-    if (variations_)
-      for (size_t i = 1; i < rec.moves.size(); ++i) Walk(pos, &rec.moves[i], rec, &seen);
-    Walk(pos, &rec.moves[0], rec, &seen);
+    Walk(pos, rec.moves, rec, &seen);
   }
   int records() const { return records_; }
   // Most records first; ties by name.
@@ -73,20 +71,20 @@ class TableTally {
   }
 
  private:
-  // The positions after captures along the line that starts with `node`
-  // from `pos` (its first continuations), and with variations_ along every
-  // alternative that branches off it.
-  void Walk(Position pos, const MoveNode* node, const Record& rec, std::vector<std::string>* seen) {
-    for (;;) {
+  // The positions after captures from `pos` on: along the main line (each
+  // node's first continuation), and with variations_ along every
+  // alternative too (the others, each on a copy of the position).
+  void Walk(Position pos, std::span<const MoveNode> level, const Record& rec, std::vector<std::string>* seen) {
+    while (!level.empty()) {
+      if (variations_)
+        for (size_t i = 1; i < level.size(); ++i) Walk(pos, level.subspan(i, 1), rec, seen);
+      const MoveNode& node = level.front();
       Move m;
-      if (!ParseAnyMove(pos, node->move, &m).ok()) return;  // (the importer reported it)
-      StateInfo si;
+      if (!ParseAnyMove(pos, node.move, &m).ok()) return;  // (the importer reported it)
+      StateInfo si;  // (undo information only: the position is never taken back)
       pos.DoMove(m, &si);
       if (si.captured != kNoPiece) Reach(pos, rec, seen);
-      if (node->next.empty()) return;
-      if (variations_)
-        for (size_t i = 1; i < node->next.size(); ++i) Walk(pos, &node->next[i], rec, seen);
-      node = &node->next[0];
+      level = node.next;
     }
   }
 
