@@ -4,18 +4,6 @@
 
 namespace canju::tb {
 
-uint64_t Binomial(int n, int k) {
-  static const auto table = [] {
-    std::vector<std::array<uint64_t, kMaxTablePieces + 1>> t(kSquareSlots + 1);
-    for (int i = 0; i <= kSquareSlots; ++i)
-      for (int j = 0; j <= kMaxTablePieces; ++j)
-        t[i][j] = j == 0 ? 1 : (i == 0 ? 0 : t[i - 1][j - 1] + t[i - 1][j]);
-    return t;
-  }();
-  if (n < 0 || k < 0 || k > kMaxTablePieces || n > kSquareSlots) return 0;
-  return table[n][k];
-}
-
 Symmetry FindSymmetry(const Variant& v, const Material& m) {
   Symmetry s;
   const int W = v.files(), H = v.ranks();

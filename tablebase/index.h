@@ -124,6 +124,19 @@ class Indexer {
   uint64_t size_ = 0;
 };
 
-uint64_t Binomial(int n, int k);
+// C(n, k) for n ≤ kSquareSlots, k ≤ kMaxTablePieces (0 outside), from a
+// table made at compile time: the indexer's inner loops call it for every
+// piece of a group, so it is inline and has no initialisation guard.
+inline constexpr auto kBinomialTable = [] {
+  std::array<std::array<uint64_t, kMaxTablePieces + 1>, kSquareSlots + 1> t{};
+  for (int i = 0; i <= kSquareSlots; ++i)
+    for (int j = 0; j <= kMaxTablePieces; ++j)
+      t[i][j] = j == 0 ? 1 : (i == 0 ? 0 : t[i - 1][j - 1] + t[i - 1][j]);  // (wraps past 2^64, as unused)
+  return t;
+}();
+inline uint64_t Binomial(int n, int k) {
+  if (n < 0 || k < 0 || k > kMaxTablePieces || n > kSquareSlots) return 0;
+  return kBinomialTable[n][k];
+}
 
 }  // namespace canju::tb
