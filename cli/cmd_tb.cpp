@@ -162,13 +162,22 @@ bool ParseCount(const std::string& text, uint64_t* out) {
   return true;
 }
 
+// 743762250 → "743.8 M": entries as the plan's reader compares them.
+std::string Count(uint64_t n) {
+  char b[32];
+  if (n >= 1000000000) std::snprintf(b, sizeof b, "%.1f G", n / 1e9);
+  else if (n >= 1000000) std::snprintf(b, sizeof b, "%.1f M", n / 1e6);
+  else std::snprintf(b, sizeof b, "%llu", static_cast<unsigned long long>(n));
+  return b;
+}
+
 // Prints what --for found and returns the names to build: those whose own
 // build fits in the memory limit and, where `max_entries` is set, has at
 // most that many entries a side (a table too large is named and left out,
 // so that the rest still get built; a table already complete is kept).
 std::vector<std::string> PlanFor(const Variant& v, const std::vector<WantedTable>& wanted, int records, int max_pieces,
                                  bool variations, const std::string& dir, uint64_t limit, uint64_t max_entries,
-                                 tb::CellLayout cells) {
+                                 const std::string& max_entries_text, tb::CellLayout cells) {
   std::fprintf(stderr, "tables for %d record(s), materials of at most %d pieces reached at the start or after a "
                "capture along the %s: %zu\n", records, max_pieces, variations ? "book's lines" : "main line",
                wanted.size());
@@ -186,8 +195,7 @@ std::vector<std::string> PlanFor(const Variant& v, const std::vector<WantedTable
     const uint64_t peak = it.complete ? 0 : tb::PeakBytes(it, tb::ChooseLayout(it, cells, limit));
     std::string why;
     if (!it.complete && max_entries && it.entries > max_entries)
-      why = "  — left out: " + std::to_string(it.entries) + " entries a side, over --max-entries " +
-            std::to_string(max_entries);
+      why = "  — left out: " + Count(it.entries) + " entries a side, over --max-entries " + max_entries_text;
     else if (limit && peak > limit)
       why = "  — left out: needs about " + Mib(peak) + ", limit " + Mib(limit);
     std::fprintf(stderr, "  %-10s %5d record(s), e.g. %s%s\n", w.name.c_str(), w.records, w.first.c_str(),
@@ -389,7 +397,7 @@ void RegisterTablebaseCommands(CLI::App& app) {
         uint64_t entries_cap = 0;
         if (!max_entries->empty()) ParseCount(*max_entries, &entries_cap);  // (checked by the option)
         for (const std::string& name : PlanFor(*v, tally.Sorted(), tally.records(), *max_pieces, *variations, *dir,
-                                               limit, entries_cap, layout))
+                                               limit, entries_cap, *max_entries, layout))
           all.push_back(name);
         if (all.empty()) {
           std::fprintf(stderr, "no table to build\n");
