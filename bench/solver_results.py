@@ -51,7 +51,8 @@ def unproven_groups(unproven):
              "it has at most nine pieces, otherwise the number of pieces):", ""]
     groups = collections.defaultdict(list)
     for r in unproven:
-        reason = re.sub(r" after [0-9.]+ M nodes", "", r["reason"]).replace("; budget spent", "").strip()
+        reason = re.sub(r" after [0-9.]+ M nodes", "", r["reason"]).replace("; budget spent", "")
+        reason = re.sub(r"; the root's table would decide it \([^)]*\)", "", reason).strip()
         groups[reason].append(r["puzzle"] + (f" ({r['material']})" if r["material"] else ""))
     for reason, puzzles in sorted(groups.items(), key=lambda x: -len(x[1])):
         lines.append(f"* {reason} ({len(puzzles)}): " + ", ".join(puzzles))

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <climits>
+#include <cstdio>
 #include <ctime>
 #include <memory>
 #include <sstream>
@@ -10,6 +11,11 @@
 #include "solver/race.h"
 #include "variants/notation.h"
 #include "variants/registry.h"
+
+#ifdef CANJU_HAVE_TABLEBASE
+#include "tablebase/index.h"
+#include "tablebase/material.h"
+#endif
 
 namespace canju {
 
@@ -54,6 +60,30 @@ std::string SideName(const Position& p, Color c) {
   std::string side = p.variant().color_name(c);
   if (!side.empty()) side[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(side[0])));
   return side;
+}
+
+// For an unproven verdict: the table that would decide the root outright,
+// named as `canju tb build` takes it, with its size so that the reader can
+// judge whether it can be built ("KRKBBPPP, 2.2 G entries a side"); empty
+// when the root has more pieces than a table holds (or no tablebase module).
+std::string RootTable(const Position& root) {
+#ifdef CANJU_HAVE_TABLEBASE
+  const tb::Material m = tb::Material::Of(root);
+  if (m.Pieces() > tb::kMaxTablePieces) return {};
+  const tb::Material stored = tb::Canonical(root.variant(), m);
+  tb::Indexer index;
+  if (!index.Init(root.variant(), stored).ok()) return {};
+  const double n = static_cast<double>(index.size());
+  char size[32];
+  if (n >= 1e12) std::snprintf(size, sizeof size, "%.1f T", n / 1e12);
+  else if (n >= 1e9) std::snprintf(size, sizeof size, "%.1f G", n / 1e9);
+  else if (n >= 1e6) std::snprintf(size, sizeof size, "%.1f M", n / 1e6);
+  else std::snprintf(size, sizeof size, "%.0f", n);
+  return stored.Name(root.variant()) + ", " + size + " entries a side";
+#else
+  (void)root;
+  return {};
+#endif
 }
 
 // A move for a note: "车２平４ (b1d1)".
@@ -589,6 +619,9 @@ void verify_internal::VerdictOfSolve(const Position& root, const SolveResult& sr
     v->kind = VerdictKind::kUnproven;
     v->reason = sr.note.empty() ? "undecided within the budget" : sr.note;
     if (claim == Claim::kDraw) v->reason += "; a draw needs the tables (--tb) or both sides' searches exhausted";
+    // A table's value at the root decides any claim, so name the one to build.
+    const std::string table = RootTable(root);
+    if (!table.empty()) v->reason += "; the root's table would decide it (" + table + ")";
   } else if (claim == Claim::kUnknown) {
     v->kind = VerdictKind::kUnproven;
     v->reason = std::string("no claim to check; proved: ") + ClaimName(sr.result) + proved_line;

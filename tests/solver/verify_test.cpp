@@ -434,6 +434,36 @@ TEST(Verify, AnUndecidedWinIsConfirmedWhenTheBooksMateHolds) {
   EXPECT_EQ(rep.verdict.kind, VerdictKind::kUnproven);
 }
 
+TEST(Verify, AnUnprovenVerdictNamesTheRootsTableWhenOneCouldHoldIt) {
+  // Rook against advisors and bishops: a draw, which the search alone does
+  // not prove. The verdict names the table that would decide it, as `canju
+  // tb build` takes it (KRKAABB, 850500 entries a side, as `tb build
+  // --dry-run` prints), whichever side has the rook; a root of 32 pieces
+  // names none.
+  VerifyOptions o = Quick();
+  o.solve.max_nodes = 2'000;
+  struct Case {
+    const char* fen;
+    Claim claim;
+  };
+  for (const Case& c : {Case{"2bakab2/9/9/9/9/9/9/9/R8/3K5 w", Claim::kDraw},
+                        Case{"3k5/r8/9/9/9/9/9/9/9/2BAKAB2 w", Claim::kDraw}}) {
+    VerifyReport rep;
+    ASSERT_TRUE(VerifyRecord(Rec(c.fen, c.claim), o, &rep).ok()) << c.fen;
+    ASSERT_EQ(rep.verdict.kind, VerdictKind::kUnproven) << c.fen << ": " << rep.verdict.reason;
+#ifdef CANJU_HAVE_TABLEBASE
+    EXPECT_NE(rep.verdict.reason.find("; the root's table would decide it (KRKAABB, 850500 entries a side)"),
+              std::string::npos)
+        << c.fen << ": " << rep.verdict.reason;
+#endif
+  }
+  VerifyReport start;
+  ASSERT_TRUE(VerifyRecord(Rec("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", Claim::kWin), o,
+                           &start).ok());
+  ASSERT_EQ(start.verdict.kind, VerdictKind::kUnproven) << start.verdict.reason;
+  EXPECT_EQ(start.verdict.reason.find("root's table"), std::string::npos) << start.verdict.reason;
+}
+
 TEST(Verify, ABookMateWhoseReCheckFailsLeavesTheClaimUnproven) {
   // The book's mate holds, but its re-check is asked for two plies fewer (a
   // fault injected through SolveOptions::recheck_plies_for_test): the claim
