@@ -39,6 +39,9 @@ class ApiTest : public ::testing::Test {
   Reply Get(const std::string& path, const httplib::Headers& headers = {}) {
     httplib::Client cli("127.0.0.1", fx_.port());
     cli.set_url_encode(false);
+    // A solve may take its whole budget (5 s by default) and more on a
+    // loaded machine; httplib's own read timeout is 5 s.
+    cli.set_read_timeout(120, 0);
     auto res = cli.Get(path.c_str(), headers);
     Reply r;
     if (!res) {

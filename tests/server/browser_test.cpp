@@ -277,6 +277,7 @@ class BrowserTest : public ::testing::Test {
 
   json ApiGet(const std::string& path) {
     httplib::Client cli("127.0.0.1", fx_.port());
+    cli.set_read_timeout(120, 0);  // a solve takes up to its budget; httplib's default is 5 s
     auto res = cli.Get(path.c_str());
     EXPECT_TRUE(res && res->status == 200) << path;
     return res ? json::parse(res->body) : json();

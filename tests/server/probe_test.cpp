@@ -51,6 +51,7 @@ class ProbeTest : public ::testing::Test {
 
   json Probe(const std::string& fen, const std::string& variant = "xiangqi") {
     httplib::Client cli("127.0.0.1", fx_.port());
+    cli.set_read_timeout(60, 0);  // httplib's default of 5 s is short on a loaded machine
     auto res = cli.Get(("/api/probe?variant=" + variant + "&fen=" + UrlEncode(fen)).c_str());
     EXPECT_TRUE(res);
     if (!res) return json();
