@@ -20,7 +20,8 @@
 #   --draws7 also those of seven pieces that advisors and bishops keep small
 #            (23-690 M positions a side; stop 29, docs/solver-results.md),
 #            and KCPKBPP, KPPPKCP (2.3 and 5.8 G positions a side, about
-#            30 and 60 min on 2 threads, 6.3 and 13.1 GB plans; stop 31)
+#            30 and 60 min on 2 threads, 6.3 and 13.1 GB plans; stop 31),
+#            KRKBBPPP and KRAKRBBP (2.2 and 2.1 G, about 45 min each; stop 41)
 #
 # Then: build/bench/solver_bench --tb DIR ...  or  canju verify --tb DIR ...
 set -euo pipefail
@@ -147,6 +148,8 @@ if [ "$draws7" = 1 ]; then
     KRCKRBB   # 第509局 (689 M; 821 s with its sub-tables on 2 threads, stop 30)
     KCPKBPP   # 第498局 (2.3 G, dense cells; 1201 s for the table, about 30 min with its sub-tables, stop 31)
     KPPPKCP   # 第494局 (5.84 G, dense cells, 13.1 GB plan; 3326 s for the table on 2 threads, stop 31)
+    KRKBBPPP  # 第485局 (2.23 G, nine pieces, 7.7 GB plan; 45.7 min with its sub-tables on 2 threads, stop 41)
+    KRAKRBBP  # 第481局 (2.10 G, eight pieces, 8.6 GB plan; 44.0 min with its sub-tables on 2 threads, stop 41)
   )
 fi
 
