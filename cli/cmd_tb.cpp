@@ -175,9 +175,11 @@ std::string Count(uint64_t n) {
 // build fits in the memory limit and, where `max_entries` is set, has at
 // most that many entries a side (a table too large is named and left out,
 // so that the rest still get built; a table already complete is kept).
+// `plan_out` gets the plan of them all, to be narrowed to those kept.
 std::vector<std::string> PlanFor(const Variant& v, const std::vector<WantedTable>& wanted, int records, int max_pieces,
                                  bool variations, const std::string& dir, uint64_t limit, uint64_t max_entries,
-                                 const std::string& max_entries_text, tb::CellLayout cells) {
+                                 const std::string& max_entries_text, tb::CellLayout cells,
+                                 std::vector<tb::PlanItem>* plan_out) {
   std::fprintf(stderr, "tables for %d record(s), materials of at most %d pieces reached at the start or after a "
                "capture along the %s: %zu\n", records, max_pieces, variations ? "book's lines" : "main line",
                wanted.size());
@@ -185,7 +187,7 @@ std::vector<std::string> PlanFor(const Variant& v, const std::vector<WantedTable
   // sub-tables have fewer pieces), so it alone decides whether it fits.
   std::vector<std::string> names;
   for (const WantedTable& w : wanted) names.push_back(w.name);
-  std::vector<tb::PlanItem> plan;
+  std::vector<tb::PlanItem>& plan = *plan_out;
   Check(tb::MakePlan(v, names, dir, &plan), 2);
   std::map<std::string, const tb::PlanItem*> item;
   for (const tb::PlanItem& it : plan) item[it.name] = &it;
@@ -205,10 +207,14 @@ std::vector<std::string> PlanFor(const Variant& v, const std::vector<WantedTable
   return keep;
 }
 
+// Builds `tables` with their sub-tables; `made` is a plan already made for
+// a superset of them (nullptr: make it here).
 void BuildTables(const Variant& v, const std::vector<std::string>& tables, const std::string& dir, int threads,
-                 uint64_t memory_mib, int level, bool quiet, bool phases, tb::CellLayout cells, bool dry_run) {
+                 uint64_t memory_mib, int level, bool quiet, bool phases, tb::CellLayout cells, bool dry_run,
+                 const std::vector<tb::PlanItem>* made = nullptr) {
   std::vector<tb::PlanItem> plan;
-  Check(tb::MakePlan(v, tables, dir, &plan), 2);
+  if (made) Check(tb::SubPlan(v, *made, tables, &plan), 2);
+  else Check(tb::MakePlan(v, tables, dir, &plan), 2);
   uint64_t peak = 0;
   int todo = 0;
   const uint64_t limit = memory_mib ? memory_mib << 20 : tb::AvailableMemory();
@@ -389,6 +395,7 @@ void RegisterTablebaseCommands(CLI::App& app) {
       if (!max_entries->empty() && for_paths->empty() && for_store->empty())
         throw CommandError{"tb build: --max-entries needs --for PATH or --for-store DIR (named tables are built as asked)", 2};
       std::vector<std::string> all = *tables;
+      std::vector<tb::PlanItem> for_plan;  // --for's plan, reused when no table is named beside it
       if (!for_paths->empty() || !for_store->empty()) {
         TableTally tally(*v, *max_pieces, *variations);
         TallyPaths(*for_paths, &tally);
@@ -397,14 +404,15 @@ void RegisterTablebaseCommands(CLI::App& app) {
         uint64_t entries_cap = 0;
         if (!max_entries->empty()) ParseCount(*max_entries, &entries_cap);  // (checked by the option)
         for (const std::string& name : PlanFor(*v, tally.Sorted(), tally.records(), *max_pieces, *variations, *dir,
-                                               limit, entries_cap, *max_entries, layout))
+                                               limit, entries_cap, *max_entries, layout, &for_plan))
           all.push_back(name);
         if (all.empty()) {
           std::fprintf(stderr, "no table to build\n");
           return;
         }
       }
-      BuildTables(*v, all, *dir, *threads, *memory, *level, *quiet, *phases, layout, *dry_run);
+      BuildTables(*v, all, *dir, *threads, *memory, *level, *quiet, *phases, layout, *dry_run,
+                  tables->empty() && !for_plan.empty() ? &for_plan : nullptr);
     });
   }
   {

@@ -136,6 +136,22 @@ Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const
   return Status::OK();
 }
 
+Status SubPlan(const Variant& v, const std::vector<PlanItem>& plan, const std::vector<std::string>& targets,
+               std::vector<PlanItem>* out) {
+  std::vector<Material> wanted;
+  for (const std::string& t : targets) {
+    Material m;
+    if (Status st = Material::Parse(v, t, &m); !st.ok()) return st;
+    wanted.push_back(m);
+  }
+  const std::vector<Material> needed = BuildOrder(v, wanted);
+  out->clear();
+  for (const PlanItem& it : plan)
+    if (std::find(needed.begin(), needed.end(), it.material) != needed.end()) out->push_back(it);
+  if (out->size() != needed.size()) return Status::InvalidArgument("SubPlan: a target is not in the plan");
+  return Status::OK();
+}
+
 Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const BuildOptions& opts,
                  std::vector<BuildReport>* reports) {
   if (::mkdir(opts.dir.c_str(), 0755) != 0 && errno != EEXIST)

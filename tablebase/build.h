@@ -59,6 +59,12 @@ struct BuildReport {
 
 Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const std::string& dir,
                 std::vector<PlanItem>* plan);
+// The part of `plan` that `targets` need (each with its sub-tables), in the
+// plan's order: a plan made once for many tables, narrowed to those kept,
+// without sampling the sizes and reading the directory again. Every target
+// must be in `plan`.
+Status SubPlan(const Variant& v, const std::vector<PlanItem>& plan, const std::vector<std::string>& targets,
+               std::vector<PlanItem>* out);
 uint64_t AvailableMemory();
 // The layout a table of the plan is built with under `cells` and a memory
 // limit (0: none), and its estimated peak.

@@ -186,6 +186,27 @@ TEST(TableFiles, InterruptedBuildIsResumed) {
   EXPECT_TRUE(set.Has("KAKR"));  // colour-flipped name, same table
 }
 
+TEST(TableFiles, SubPlanKeepsWhatItsTargetsNeedInThePlansOrder) {
+  const Variant& v = BuiltinVariant("xiangqi");
+  const std::string dir = ScratchDir() + "/subplan";
+  std::vector<PlanItem> all, alone, sub;
+  ASSERT_TRUE(MakePlan(v, {"KRKA", "KNKA", "KCK"}, dir, &all).ok());
+  ASSERT_TRUE(MakePlan(v, {"KRKA"}, dir, &alone).ok());
+  ASSERT_TRUE(SubPlan(v, all, {"KRKA"}, &sub).ok());
+  // The same tables as a plan of its own, and none of KNKA's or KCK's.
+  std::vector<std::string> a, b;
+  for (const auto& it : alone) a.push_back(it.name);
+  for (const auto& it : sub) b.push_back(it.name);
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  EXPECT_EQ(a, b);
+  EXPECT_LT(sub.size(), all.size());
+  // Sub-tables still come before the tables that need them.
+  EXPECT_EQ(sub.back().name, "KRKA");
+  std::vector<PlanItem> none;
+  EXPECT_EQ(SubPlan(v, alone, {"KNKA"}, &none).code(), Status::Code::kInvalidArgument);
+}
+
 TEST(TableFiles, MemoryLimitRefusesBeforeBuilding) {
   const Variant& v = BuiltinVariant("xiangqi");
   const std::string dir = ScratchDir() + "/memory";
