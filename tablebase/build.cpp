@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
+#include <map>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -98,7 +100,9 @@ Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const
   }
   plan->clear();
   std::vector<Material> order = BuildOrder(v, wanted);
-  std::vector<uint64_t> sizes;
+  // Bytes per entry of each table in the plan so far (its sub-tables come
+  // first): a complete file's own width, else 2, the most a file stores.
+  std::map<std::string, uint64_t> width;
   for (const Material& m : order) {
     PlanItem it;
     it.material = m;
@@ -106,23 +110,6 @@ Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const
     Indexer ix;
     if (Status st = ix.Init(v, m); !st.ok()) return st.WithContext(it.name);
     it.entries = ix.size();
-    sizes.push_back(it.entries);
-    // Cells (one byte per entry and side), the sub-tables held decoded (at
-    // most two bytes per entry and side) and the process itself (code,
-    // libraries, buffers: about 20 MiB). docs/tablebase.md, "Memory".
-    // Compact cells: one byte per legal entry (sampled) and a bitmap word
-    // per 48 entries, with a tenth more for the sample's error.
-    uint64_t subs = 20ULL << 20;
-    for (const Material& s : Successors(v, m)) {
-      Indexer sx;
-      if (sx.Init(v, s).ok()) subs += 4 * sx.size();
-    }
-    it.peak_bytes = 2 * it.entries + subs;
-    double compact = 0;
-    for (Color side : {kFirst, kSecond})
-      compact += std::min(1.0, 1.1 * LegalFraction(v, ix, side)) * static_cast<double>(it.entries) +
-                 static_cast<double>(it.entries) / 6;
-    it.compact_peak_bytes = static_cast<uint64_t>(compact) + subs;
     TableHeader h;
     Status st = ReadTableHeader(v, dir, it.name, &h);
     // A table of the same variant built under other rules (--set) is not
@@ -131,6 +118,26 @@ Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const
       return Status::InvalidArgument(st.message() + "; use another --dir for these rules");
     it.complete = st.ok();
     if (!st.ok() && st.code() != Status::Code::kNotFound) it.note = st.message();
+    width[it.name] = it.complete ? h.value_bytes : 2;
+    // Cells (one byte per entry and side), the sides to move of the
+    // sub-tables that captures and promotions reach, decoded at their
+    // width, and the process itself (code, libraries, buffers: about 20
+    // MiB). docs/tablebase.md, "Memory". Compact cells: one byte per legal
+    // entry (sampled) and a bitmap word per 48 entries, with a tenth more
+    // for the sample's error.
+    uint64_t subs = 20ULL << 20;
+    for (const SubTableRead& r : SubTableReads(v, m)) {
+      Indexer sx;
+      const auto w = width.find(r.material.Name(v));
+      if (sx.Init(v, r.material).ok())
+        subs += static_cast<uint64_t>(std::popcount(r.sides)) * sx.size() * (w == width.end() ? 2 : w->second);
+    }
+    it.peak_bytes = 2 * it.entries + subs;
+    double compact = 0;
+    for (Color side : {kFirst, kSecond})
+      compact += std::min(1.0, 1.1 * LegalFraction(v, ix, side)) * static_cast<double>(it.entries) +
+                 static_cast<double>(it.entries) / 6;
+    it.compact_peak_bytes = static_cast<uint64_t>(compact) + subs;
     plan->push_back(it);
   }
   return Status::OK();

@@ -157,38 +157,53 @@ Material Canonical(const Variant& v, const Material& m, bool colour_symmetric, b
   return f ? m.Flipped() : m;
 }
 
-std::vector<Material> Successors(const Variant& v, const Material& m) {
-  std::vector<Material> out;
-  auto add = [&](const Material& x) {
-    Material c = Canonical(v, x);
-    if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+std::vector<SubTableRead> SubTableReads(const Variant& v, const Material& m) {
+  std::vector<SubTableRead> out;
+  // A move by `mover` into `x` leaves ~mover to move; stored flipped, that
+  // is the stored table's side `mover` (the generator's ProbeSub).
+  auto add = [&](const Material& x, int mover) {
+    bool flip = false;
+    const Material c = Canonical(v, x, &flip);
+    const unsigned side = 1u << (flip ? mover : 1 - mover);
+    for (SubTableRead& r : out)
+      if (r.material == c) {
+        r.sides |= side;
+        return;
+      }
+    out.push_back({c, side});
   };
   const auto& promos = v.rules().promotion_kinds;
+  const bool promotes = v.rules().promotion_region >= 0;
   for (int c = 0; c < 2; ++c) {
-    // Captures by side c of a piece of ~c, with or without promotion of one of c's pawns.
     for (int k = 0; k < v.kind_count(); ++k) {
       if (k == v.royal_kind() || !m.count[1 - c][k]) continue;
       Material x = m;
       --x.count[1 - c][k];
-      add(x);
+      add(x, c);
       for (int p = 0; p < v.kind_count(); ++p)
-        if (v.kind(p).pawn && m.count[c][p] && v.rules().promotion_region >= 0)
+        if (v.kind(p).pawn && m.count[c][p] && promotes)
           for (int q : promos) {
             Material y = x;
             --y.count[c][p];
             ++y.count[c][q];
-            add(y);
+            add(y, c);
           }
     }
     for (int p = 0; p < v.kind_count(); ++p)
-      if (v.kind(p).pawn && m.count[c][p] && v.rules().promotion_region >= 0)
+      if (v.kind(p).pawn && m.count[c][p] && promotes)
         for (int q : promos) {
           Material y = m;
           --y.count[c][p];
           ++y.count[c][q];
-          add(y);
+          add(y, c);
         }
   }
+  return out;
+}
+
+std::vector<Material> Successors(const Variant& v, const Material& m) {
+  std::vector<Material> out;
+  for (const SubTableRead& r : SubTableReads(v, m)) out.push_back(r.material);
   return out;
 }
 

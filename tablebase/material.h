@@ -52,6 +52,16 @@ Material Canonical(const Variant& v, const Material& m, bool colour_symmetric, b
 // promotion, each capture with promotion; canonical, without duplicates.
 std::vector<Material> Successors(const Variant& v, const Material& m);
 
+// What a build of `m` reads of each successor: the stored (canonical)
+// material and a mask of its sides to move (bit s: side s of the stored
+// table), the side left to move by each capture or promotion that leads
+// there. The generator reads only those sides; the plan sizes them.
+struct SubTableRead {
+  Material material;
+  unsigned sides = 0;
+};
+std::vector<SubTableRead> SubTableReads(const Variant& v, const Material& m);
+
 // Every table `m` needs, sub-tables first, ending with `m` (canonical).
 std::vector<Material> BuildOrder(const Variant& v, const std::vector<Material>& targets);
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <map>
 #include <random>
 
 #include "tablebase/index.h"
@@ -205,6 +206,31 @@ TEST(TableFiles, SubPlanKeepsWhatItsTargetsNeedInThePlansOrder) {
   EXPECT_EQ(sub.back().name, "KRKA");
   std::vector<PlanItem> none;
   EXPECT_EQ(SubPlan(v, alone, {"KNKA"}, &none).code(), Status::Code::kInvalidArgument);
+}
+
+// A capture leaves the captured piece's owner to move; the plan counts the
+// sub-table's memory for those sides only, as the generator reads them.
+TEST(TableFiles, SubTableReadsNameTheSideACaptureLeavesToMove) {
+  const Variant& v = BuiltinVariant("xiangqi");
+  Material m;
+  ASSERT_TRUE(Material::Parse(v, "KRKA", &m).ok());
+  std::map<std::string, unsigned> reads;
+  for (const SubTableRead& r : SubTableReads(v, m)) reads[r.material.Name(v)] = r.sides;
+  // Red takes the advisor: KRK with Black to move. Black takes the rook:
+  // K against KA with Red to move, stored as KAK with its second side to move.
+  EXPECT_EQ(reads, (std::map<std::string, unsigned>{{"KRK", 2u}, {"KAK", 2u}}));
+  // In KRNKR Black taking the knight leaves Red, the stronger side, to move
+  // (KRKR's first side); Black taking the rook leaves Red to move in K+N
+  // against K+R, stored as KRKN with its second side to move.
+  ASSERT_TRUE(Material::Parse(v, "KRNKR", &m).ok());
+  reads.clear();
+  for (const SubTableRead& r : SubTableReads(v, m)) reads[r.material.Name(v)] = r.sides;
+  EXPECT_EQ(reads, (std::map<std::string, unsigned>{{"KRNK", 2u}, {"KRKR", 1u}, {"KRKN", 2u}}));
+  const Variant& chess = BuiltinVariant("chess");
+  ASSERT_TRUE(Material::Parse(chess, "KPK", &m).ok());
+  reads.clear();
+  for (const SubTableRead& r : SubTableReads(chess, m)) reads[r.material.Name(chess)] = r.sides;
+  EXPECT_EQ(reads.at("KQK"), 2u);  // White promotes: Black to move
 }
 
 TEST(TableFiles, MemoryLimitRefusesBeforeBuilding) {
