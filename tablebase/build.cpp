@@ -66,6 +66,15 @@ double LegalFraction(const Variant& v, const Indexer& ix, Color side) {
   return static_cast<double>(legal) / static_cast<double>(samples);
 }
 
+Status ParseTargets(const Variant& v, const std::vector<std::string>& targets, std::vector<Material>* out) {
+  for (const std::string& t : targets) {
+    Material m;
+    if (Status st = Material::Parse(v, t, &m); !st.ok()) return st;
+    out->push_back(m);
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 CellLayout ChooseLayout(const PlanItem& item, CellLayout cells, uint64_t limit) {
@@ -93,11 +102,7 @@ Status ReadTableHeader(const Variant& v, const std::string& dir, const std::stri
 Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const std::string& dir,
                 std::vector<PlanItem>* plan) {
   std::vector<Material> wanted;
-  for (const std::string& t : targets) {
-    Material m;
-    if (Status st = Material::Parse(v, t, &m); !st.ok()) return st;
-    wanted.push_back(m);
-  }
+  if (Status st = ParseTargets(v, targets, &wanted); !st.ok()) return st;
   plan->clear();
   std::vector<Material> order = BuildOrder(v, wanted);
   // Bytes per entry of each table in the plan so far (its sub-tables come
@@ -146,11 +151,7 @@ Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const
 Status SubPlan(const Variant& v, const std::vector<PlanItem>& plan, const std::vector<std::string>& targets,
                std::vector<PlanItem>* out) {
   std::vector<Material> wanted;
-  for (const std::string& t : targets) {
-    Material m;
-    if (Status st = Material::Parse(v, t, &m); !st.ok()) return st;
-    wanted.push_back(m);
-  }
+  if (Status st = ParseTargets(v, targets, &wanted); !st.ok()) return st;
   const std::vector<Material> needed = BuildOrder(v, wanted);
   out->clear();
   for (const PlanItem& it : plan)
