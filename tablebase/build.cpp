@@ -6,10 +6,10 @@
 
 #include <algorithm>
 #include <bit>
-#include <map>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 
 namespace canju::tb {
 
@@ -75,6 +75,21 @@ Status ParseTargets(const Variant& v, const std::vector<std::string>& targets, s
   return Status::OK();
 }
 
+// The estimate's sub-table part: of each sub-table the sides to move that
+// captures and promotions leave to move, decoded at its width (`width`:
+// bytes per entry of the tables known; 2, the most a file stores, for the
+// rest), and the process itself (code, libraries, buffers: about 20 MiB).
+uint64_t SubTableBytes(const Variant& v, const Material& m, const std::map<std::string, uint64_t>& width) {
+  uint64_t bytes = 20ULL << 20;
+  for (const SubTableRead& r : SubTableReads(v, m)) {
+    Indexer sx;
+    const auto w = width.find(r.material.Name(v));
+    if (sx.Init(v, r.material).ok())
+      bytes += static_cast<uint64_t>(std::popcount(r.sides)) * sx.size() * (w == width.end() ? 2 : w->second);
+  }
+  return bytes;
+}
+
 }  // namespace
 
 CellLayout ChooseLayout(const PlanItem& item, CellLayout cells, uint64_t limit) {
@@ -124,19 +139,12 @@ Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const
     it.complete = st.ok();
     if (!st.ok() && st.code() != Status::Code::kNotFound) it.note = st.message();
     width[it.name] = it.complete ? h.value_bytes : 2;
-    // Cells (one byte per entry and side), the sides to move of the
-    // sub-tables that captures and promotions reach, decoded at their
-    // width, and the process itself (code, libraries, buffers: about 20
-    // MiB). docs/tablebase.md, "Memory". Compact cells: one byte per legal
-    // entry (sampled) and a bitmap word per 48 entries, with a tenth more
-    // for the sample's error.
-    uint64_t subs = 20ULL << 20;
-    for (const SubTableRead& r : SubTableReads(v, m)) {
-      Indexer sx;
-      const auto w = width.find(r.material.Name(v));
-      if (sx.Init(v, r.material).ok())
-        subs += static_cast<uint64_t>(std::popcount(r.sides)) * sx.size() * (w == width.end() ? 2 : w->second);
-    }
+    // Cells (one byte per entry and side) and the sub-tables
+    // (SubTableBytes). docs/tablebase.md, "Memory". Compact cells: one byte
+    // per legal entry (sampled) and a bitmap word per 48 entries, with a
+    // tenth more for the sample's error.
+    const uint64_t subs = SubTableBytes(v, m, width);
+    it.sub_bytes = subs;
     it.peak_bytes = 2 * it.entries + subs;
     double compact = 0;
     for (Color side : {kFirst, kSecond})
@@ -172,12 +180,18 @@ Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const Buil
                                        " MiB of memory, but only " + std::to_string(limit >> 20) +
                                        " MiB are available; nothing was built");
   }
+  std::map<std::string, uint64_t> width;  // bytes per entry of the tables complete so far
+  auto note_width = [&](const std::string& name) {
+    std::unique_ptr<TableFile> f;
+    if (TableFile::Open(opts.dir + "/" + TableFileName(v, name), &f).ok()) width[name] = f->header().value_bytes;
+  };
   for (const PlanItem& it : plan) {
     BuildReport rep;
     rep.name = it.name;
     rep.entries = it.entries;
     if (it.complete) {
       rep.skipped = true;
+      note_width(it.name);
       if (reports) reports->push_back(rep);
       continue;
     }
@@ -185,8 +199,17 @@ Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const Buil
     const std::string path = opts.dir + "/" + file;
     RemoveStaleTemporaries(opts.dir, file);
     auto t0 = std::chrono::steady_clock::now();
+    // Its sub-tables are built now: their widths make the estimate exact
+    // where the plan assumed two bytes, so dense cells may fit after all.
+    PlanItem now = it;
+    const uint64_t subs = SubTableBytes(v, it.material, width);
+    if (subs < it.sub_bytes) {
+      now.peak_bytes -= it.sub_bytes - subs;
+      now.compact_peak_bytes -= it.sub_bytes - subs;
+    }
     GeneratorOptions gopts;
-    gopts.compact_cells = ChooseLayout(it, opts.cells, limit) == CellLayout::kCompact;
+    gopts.compact_cells = ChooseLayout(now, opts.cells, limit) == CellLayout::kCompact;
+    rep.compact_cells = gopts.compact_cells;
     gopts.max_cell_distance = opts.max_cell_distance;
     if (opts.phase_log)
       gopts.phase_log = [&](const std::string& phase, double wall, double cpu, uint64_t rss) {
@@ -200,6 +223,7 @@ Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const Buil
     rep.orders = gen->orders();
     struct stat stt;
     if (::stat(path.c_str(), &stt) == 0) rep.file_bytes = static_cast<uint64_t>(stt.st_size);
+    note_width(it.name);
     if (opts.log) {
       char line[256];
       std::snprintf(line, sizeof line, "%s: %llu entries per side, %.2f s, %llu bytes%s", it.name.c_str(),

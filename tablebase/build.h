@@ -27,6 +27,7 @@ struct PlanItem {
   uint64_t entries = 0;     // per side to move
   uint64_t peak_bytes = 0;  // estimated peak memory of its build, dense cells
   uint64_t compact_peak_bytes = 0;  // the same with compact cells (legality sampled)
+  uint64_t sub_bytes = 0;  // the part of both that is the sub-tables and the process
   bool complete = false;    // a complete, verified file is already there
   std::string note;         // why an existing file is rebuilt
 };
@@ -55,6 +56,7 @@ struct BuildReport {
   uint64_t file_bytes = 0;
   int orders = 0;
   bool skipped = false;
+  bool compact_cells = false;  // the layout it was built with
 };
 
 Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const std::string& dir,
@@ -72,7 +74,10 @@ CellLayout ChooseLayout(const PlanItem& item, CellLayout cells, uint64_t limit);
 inline uint64_t PeakBytes(const PlanItem& item, CellLayout chosen) {
   return chosen == CellLayout::kCompact ? item.compact_peak_bytes : item.peak_bytes;
 }
-// Builds the incomplete tables of the plan in order.
+// Builds the incomplete tables of the plan in order. The plan's estimates
+// decide up front whether it fits; each table's layout is chosen again just
+// before its build, with its sub-tables' widths then known (the plan counts
+// a sub-table not yet built at two bytes an entry).
 Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const BuildOptions& opts,
                  std::vector<BuildReport>* reports = nullptr);
 

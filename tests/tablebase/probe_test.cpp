@@ -233,6 +233,32 @@ TEST(TableFiles, SubTableReadsNameTheSideACaptureLeavesToMove) {
   EXPECT_EQ(reads.at("KQK"), 2u);  // White promotes: Black to move
 }
 
+// The plan counts sub-tables not yet built at two bytes an entry; once they
+// are built (one byte here) the table's layout is chosen again, so a memory
+// limit between the two dense estimates gets dense cells, not compact.
+TEST(TableFiles, LayoutIsChosenAgainOnceTheSubTablesAreBuilt) {
+  const Variant& v = BuiltinVariant("xiangqi");
+  const std::string dir = ScratchDir() + "/relayout";
+  std::vector<PlanItem> fresh, known;
+  ASSERT_TRUE(MakePlan(v, {"KRNK"}, dir, &fresh).ok());
+  BuildOptions opts;
+  opts.dir = dir;
+  ASSERT_TRUE(BuildPlan(v, std::vector<PlanItem>(fresh.begin(), fresh.end() - 1), opts).ok());
+  ASSERT_TRUE(MakePlan(v, {"KRNK"}, dir, &known).ok());
+  const PlanItem& before = fresh.back();
+  const PlanItem& after = known.back();
+  ASSERT_EQ(after.name, "KRNK");
+  ASSERT_LT(after.peak_bytes, before.peak_bytes);
+  opts.memory_limit = (before.peak_bytes + after.peak_bytes) / 2;
+  ASSERT_LT(before.compact_peak_bytes, opts.memory_limit);
+  EXPECT_EQ(ChooseLayout(before, CellLayout::kAuto, opts.memory_limit), CellLayout::kCompact);
+  std::vector<BuildReport> reports;
+  ASSERT_TRUE(BuildPlan(v, fresh, opts, &reports).ok());
+  ASSERT_EQ(reports.back().name, "KRNK");
+  EXPECT_FALSE(reports.back().skipped);
+  EXPECT_FALSE(reports.back().compact_cells);
+}
+
 TEST(TableFiles, MemoryLimitRefusesBeforeBuilding) {
   const Variant& v = BuiltinVariant("xiangqi");
   const std::string dir = ScratchDir() + "/memory";
