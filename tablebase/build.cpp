@@ -226,8 +226,8 @@ Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const Buil
     note_width(it.name);
     if (opts.log) {
       char line[256];
-      std::snprintf(line, sizeof line, "%s: %llu entries per side, %.2f s, %llu bytes%s", it.name.c_str(),
-                    static_cast<unsigned long long>(it.entries), rep.seconds,
+      std::snprintf(line, sizeof line, "%s: %llu entries per side, %s cells, %.2f s, %llu bytes%s", it.name.c_str(),
+                    static_cast<unsigned long long>(it.entries), rep.compact_cells ? "compact" : "dense", rep.seconds,
                     static_cast<unsigned long long>(rep.file_bytes),
                     rep.orders ? (", " + std::to_string(rep.orders) + " perpetual-check orders").c_str() : "");
       opts.log(line);
