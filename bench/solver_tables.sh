@@ -21,7 +21,8 @@
 #            (23-690 M positions a side; stop 29, docs/solver-results.md),
 #            and KCPKBPP, KPPPKCP (2.3 and 5.8 G positions a side, about
 #            30 and 60 min on 2 threads, 6.3 and 13.1 GB plans; stop 31),
-#            KRKBBPPP and KRAKRBBP (2.2 and 2.1 G, about 45 min each; stop 41)
+#            KRKBBPPP and KRAKRBBP (2.2 and 2.1 G, about 45 min each; stop 41),
+#            KAABPKPPP (4.5 G, about 90 min, 8-12 GiB; stop 42)
 #
 # Then: build/bench/solver_bench --tb DIR ...  or  canju verify --tb DIR ...
 set -euo pipefail
@@ -150,6 +151,7 @@ if [ "$draws7" = 1 ]; then
     KPPPKCP   # 第494局 (5.84 G, dense cells, 13.1 GB plan; 3326 s for the table on 2 threads, stop 31)
     KRKBBPPP  # 第485局 (2.23 G, nine pieces, 7.7 GB plan; 45.7 min with its sub-tables on 2 threads, stop 41)
     KRAKRBBP  # 第481局 (2.10 G, eight pieces, 8.6 GB plan; 44.0 min with its sub-tables on 2 threads, stop 41)
+    KAABPKPPP # 第478局 (4.55 G, nine pieces, plans 14.9 GiB dense or 8.5 GiB compact; 1 h 26 min with compact cells with its sub-tables on 2 threads, 8.0 GiB peak, stop 42)
   )
 fi
 
