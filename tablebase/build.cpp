@@ -138,7 +138,8 @@ Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const
       return Status::InvalidArgument(st.message() + "; use another --dir for these rules");
     it.complete = st.ok();
     if (!st.ok() && st.code() != Status::Code::kNotFound) it.note = st.message();
-    width[it.name] = it.complete ? h.value_bytes : 2;
+    if (it.complete) it.value_bytes = h.value_bytes;
+    width[it.name] = it.complete ? it.value_bytes : 2;
     // Cells (one byte per entry and side) and the sub-tables
     // (SubTableBytes). docs/tablebase.md, "Memory". Compact cells: one byte
     // per legal entry (sampled) and a bitmap word per 48 entries, with a
@@ -181,17 +182,13 @@ Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const Buil
                                        " MiB are available; nothing was built");
   }
   std::map<std::string, uint64_t> width;  // bytes per entry of the tables complete so far
-  auto note_width = [&](const std::string& name) {
-    std::unique_ptr<TableFile> f;
-    if (TableFile::Open(opts.dir + "/" + TableFileName(v, name), &f).ok()) width[name] = f->header().value_bytes;
-  };
   for (const PlanItem& it : plan) {
     BuildReport rep;
     rep.name = it.name;
     rep.entries = it.entries;
     if (it.complete) {
       rep.skipped = true;
-      note_width(it.name);
+      width[it.name] = it.value_bytes;
       if (reports) reports->push_back(rep);
       continue;
     }
@@ -202,11 +199,9 @@ Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const Buil
     // Its sub-tables are built now: their widths make the estimate exact
     // where the plan assumed two bytes, so dense cells may fit after all.
     PlanItem now = it;
-    const uint64_t subs = SubTableBytes(v, it.material, width);
-    if (subs < it.sub_bytes) {
-      now.peak_bytes -= it.sub_bytes - subs;
-      now.compact_peak_bytes -= it.sub_bytes - subs;
-    }
+    const uint64_t saved = it.sub_bytes - std::min(it.sub_bytes, SubTableBytes(v, it.material, width));
+    now.peak_bytes -= saved;
+    now.compact_peak_bytes -= saved;
     GeneratorOptions gopts;
     gopts.compact_cells = ChooseLayout(now, opts.cells, limit) == CellLayout::kCompact;
     rep.compact_cells = gopts.compact_cells;
@@ -223,7 +218,7 @@ Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const Buil
     rep.orders = gen->orders();
     struct stat stt;
     if (::stat(path.c_str(), &stt) == 0) rep.file_bytes = static_cast<uint64_t>(stt.st_size);
-    note_width(it.name);
+    if (std::unique_ptr<TableFile> f; TableFile::Open(path, &f).ok()) width[it.name] = f->header().value_bytes;
     if (opts.log) {
       char line[256];
       std::snprintf(line, sizeof line, "%s: %llu entries per side, %s cells, %.2f s, %llu bytes%s", it.name.c_str(),

@@ -29,6 +29,7 @@ struct PlanItem {
   uint64_t compact_peak_bytes = 0;  // the same with compact cells (legality sampled)
   uint64_t sub_bytes = 0;  // the part of both that is the sub-tables and the process
   bool complete = false;    // a complete, verified file is already there
+  uint64_t value_bytes = 0;  // that file's bytes per entry (0: not complete)
   std::string note;         // why an existing file is rebuilt
 };
 
