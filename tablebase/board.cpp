@@ -128,7 +128,7 @@ Status Geometry::Init(const Indexer& ix) {
   for (int sq = 0; sq < kSquareSlots; ++sq)
     flip_sq_[sq] = static_cast<uint8_t>(v.on_board(sq) ? MakeSquare(FileOf(sq), v.ranks() - 1 - RankOf(sq)) : sq);
   capture_links.assign(n_, SubLink{});
-  promo_links.assign(2 * (ix.groups().size() + 1) * (K + 1), SubLink{});
+  promo_links.assign(2 * (ix.groups().size() + 1) * K * K, SubLink{});
   return Status::OK();
 }
 
@@ -240,9 +240,8 @@ uint16_t Geometry::ProbeSub(const Board& b, Color mover, int slot, int to, int c
   }
   // Promotions (rare): the promoted piece joins another group.
   const Variant& v = *v_;
-  const int G = static_cast<int>(ix_->groups().size()), K = v.kind_count();
   const int cap_group = cap >= 0 ? group_[cap] : -1;
-  const SubLink& link = promo_links[(mover * (G + 1) + cap_group + 1) * (K + 1) + promo + 1];
+  const SubLink& link = promo_links[PromoLinkIndex(mover, cap_group, kind_[slot], promo)];
   const Indexer& sx = link.table->index;
   int next[kMaxTablePieces] = {};
   const auto& groups = sx.groups();

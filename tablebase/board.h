@@ -130,7 +130,14 @@ class Geometry {
   };
   std::vector<SubLink> capture_links;  // per captured slot
   void SetCaptureLink(int cap, const LoadedTable* table, bool flip);
-  std::vector<SubLink> promo_links;    // per (mover, captured group + 1, promoted kind + 1)
+  // Per (mover, captured group + 1, promoting pawn's kind, promoted kind):
+  // a variant may have two pawn kinds, each promoting into its own material.
+  std::vector<SubLink> promo_links;
+  size_t PromoLinkIndex(Color mover, int cap_group, int pawn_kind, int promo) const {
+    const size_t G = ix_->groups().size(), K = static_cast<size_t>(v_->kind_count());
+    return ((static_cast<size_t>(mover) * (G + 1) + static_cast<size_t>(cap_group + 1)) * K +
+            static_cast<size_t>(pawn_kind)) * K + static_cast<size_t>(promo);
+  }
 
   // Most quiet moves a side can have (sum over its pieces of the most quiet
   // moves from any square): the counters' range.

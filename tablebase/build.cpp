@@ -218,7 +218,7 @@ Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const Buil
     rep.orders = gen->orders();
     struct stat stt;
     if (::stat(path.c_str(), &stt) == 0) rep.file_bytes = static_cast<uint64_t>(stt.st_size);
-    if (std::unique_ptr<TableFile> f; TableFile::Open(path, &f).ok()) width[it.name] = f->header().value_bytes;
+    width[it.name] = gen->header().value_bytes;
     if (opts.log) {
       char line[256];
       std::snprintf(line, sizeof line, "%s: %llu entries per side, %s cells, %.2f s, %llu bytes%s", it.name.c_str(),

@@ -171,7 +171,7 @@ Status WriteTableBlocks(const std::string& path, TableHeader header, uint16_t ma
                         int compression_level, int threads) {
   header.version = kFormatVersion;
   if (header.block_entries == 0) header.block_entries = 1 << 15;
-  header.value_bytes = max_value < 256 ? 1 : 2;
+  header.value_bytes = ValueBytes(max_value);
   const uint64_t n = header.entries;
   const uint64_t per_side = (n + header.block_entries - 1) / header.block_entries;
   const int64_t nblocks = static_cast<int64_t>(2 * per_side);

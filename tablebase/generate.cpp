@@ -103,7 +103,8 @@ Status Generator<Cells>::Init(const std::string& dir) {
   // Only the sides to move that some link probes are read (a capture
   // leaves the captured piece's owner to move): often half of each table.
   std::map<std::string, std::unique_ptr<TableFile>> files;
-  std::map<std::string, unsigned> sides;
+  std::map<std::string, unsigned>& sides = sub_sides_;
+  sides.clear();
   auto load = [&](const Material& m, const LoadedTable** out, bool* flip, Color mover) -> Status {
     Material canon = Canonical(v_, m, flip);
     const std::string name = canon.Name(v_);
@@ -134,27 +135,26 @@ Status Generator<Cells>::Init(const std::string& dir) {
     if (Status st = load(m, &t, &flip, ~index_.slot_color(cap)); !st.ok()) return st;
     geo_.SetCaptureLink(cap, t, flip);
   }
+  // Each pawn kind of the mover promotes into its own material.
   const int G = static_cast<int>(index_.groups().size());
+  const auto& promos = v_.rules().promotion_kinds;
   for (int mover = 0; mover < 2; ++mover)
-    for (int g = -1; g < G; ++g)
-      for (int q = 0; q < K; ++q) {
-        Material m = material_;
-        if (g >= 0) {
-          const PieceGroup& pg = index_.groups()[g];
-          if (pg.color == Color(mover)) continue;
-          --m.count[pg.color][pg.kind];
+    for (int pawn = 0; pawn < K; ++pawn) {
+      if (v_.rules().promotion_region < 0 || !v_.kind(pawn).pawn || !material_.count[mover][pawn]) continue;
+      for (int g = -1; g < G; ++g)
+        for (int q : promos) {
+          Material m = material_;
+          if (g >= 0) {
+            const PieceGroup& pg = index_.groups()[g];
+            if (pg.color == Color(mover)) continue;
+            --m.count[pg.color][pg.kind];
+          }
+          --m.count[mover][pawn];
+          ++m.count[mover][q];
+          Geometry::SubLink& link = geo_.promo_links[geo_.PromoLinkIndex(Color(mover), g, pawn, q)];
+          if (Status st = load(m, &link.table, &link.flip, Color(mover)); !st.ok()) return st;
         }
-        const auto& promos = v_.rules().promotion_kinds;
-        if (std::find(promos.begin(), promos.end(), q) == promos.end()) continue;
-        int pawn = -1;
-        for (int k = 0; k < K; ++k)
-          if (v_.kind(k).pawn && material_.count[mover][k]) pawn = k;
-        if (pawn < 0) continue;
-        --m.count[mover][pawn];
-        ++m.count[mover][q];
-        Geometry::SubLink& link = geo_.promo_links[(mover * (G + 1) + g + 1) * (K + 1) + q + 1];
-        if (Status st = load(m, &link.table, &link.flip, Color(mover)); !st.ok()) return st;
-      }
+    }
   for (auto& [name, f] : files)
     if (Status st = f->ReadAllRaw(subs_[name]->raw, sides[name]); !st.ok()) return st;
 
@@ -627,6 +627,7 @@ Status Generator<Cells>::Write(const std::string& path, int compression_level) {
       },
       compression_level, threads_);
   for (Cells& c : cells_) c.Release();
+  if (st.ok()) header_.value_bytes = ValueBytes(max_value);
   EndPhase("compress and write");
   return st;
 }

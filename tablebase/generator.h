@@ -83,8 +83,12 @@ class TableGenerator {
   virtual Status Run() = 0;  // initialise, propagate, perpetual-check orders, verify
   virtual Status Write(const std::string& path, int compression_level) = 0;
   virtual const Indexer& index() const = 0;
+  // The header as written (value_bytes: the file's width, once Write is done).
   virtual const TableHeader& header() const = 0;
   virtual int orders() const = 0;
+  // After Init: each sub-table read (canonical name) and the mask of its
+  // sides to move read (bit s: side s), as SubTableReads plans them.
+  virtual const std::map<std::string, unsigned>& sub_table_sides() const = 0;
 };
 
 // opts.compact_cells chooses the layout (cells.h).
@@ -106,6 +110,7 @@ class Generator final : public TableGenerator {
   const Indexer& index() const override { return index_; }
   const TableHeader& header() const override { return header_; }
   int orders() const override { return orders_; }
+  const std::map<std::string, unsigned>& sub_table_sides() const override { return sub_sides_; }
 
   static constexpr uint64_t kEngineSample = 257;
 
@@ -212,6 +217,7 @@ class Generator final : public TableGenerator {
   // (then at least `level`), -1 while some have none.
 
   Status Verify();  // verify.cpp
+  std::string CheckSubTableValue(const Position& pos, Move m, uint16_t linked, bool colour_symmetric) const;
   Status Statistics();
   // The file's value of a cell; reads the overflow map without its lock, so
   // only in phases that do not write it (verification, statistics, writing).
@@ -268,6 +274,7 @@ class Generator final : public TableGenerator {
   // entry: the only big entries a level can still shorten (SetWin).
   Overflow tentative_big_wins_;
   std::map<std::string, std::unique_ptr<LoadedTable>> subs_;
+  std::map<std::string, unsigned> sub_sides_;
   std::atomic<int> max_dtm_{0};
   PhaseClock clock_;
   int orders_ = 0;

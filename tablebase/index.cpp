@@ -197,6 +197,26 @@ uint64_t Indexer::EncodeCanonical(const uint8_t* sq) const {
   return EncodeGroups(sq, kp * kp_stride_);
 }
 
+uint64_t Indexer::EncodePosition(const Position& pos) const {
+  uint8_t sq[kMaxTablePieces];
+  int next[kMaxTablePieces] = {};
+  for (int c = 0; c < 2; ++c)
+    for (int i = 0; i < pos.piece_count(Color(c)); ++i) {
+      const int s = pos.piece_square(Color(c), i);
+      const int k = KindOf(pos.piece_on(s));
+      if (k == v_->royal_kind()) {
+        sq[c] = static_cast<uint8_t>(s);
+        continue;
+      }
+      for (size_t g = 0; g < groups_.size(); ++g)
+        if (groups_[g].color == Color(c) && groups_[g].kind == k) {
+          sq[groups_[g].first_slot + next[g]++] = static_cast<uint8_t>(s);
+          break;
+        }
+    }
+  return Encode(sq);
+}
+
 uint64_t Indexer::Encode(const uint8_t* sq) const {
   int t = kp_transform_[sq[0] * kSquareSlots + sq[1]];
   if (t == 0xFF) return kNoIndex;

@@ -73,6 +73,8 @@ class Indexer {
   // -> index, applying the canonical symmetry. kNoIndex if a piece is on a
   // square it cannot reach or the royals can never stand so.
   uint64_t Encode(const uint8_t* sq) const;
+  // The same for a position whose material is this index's (not flipped).
+  uint64_t EncodePosition(const Position& pos) const;
   // Index of a board whose royal pair is already canonical (no transform).
   uint64_t EncodeCanonical(const uint8_t* sq) const;
   // The squares of an index; false if two pieces share a square.

@@ -16,31 +16,6 @@ namespace canju::tb {
 
 const char* WdlName(Wdl w) { return w == Wdl::kWin ? "win" : w == Wdl::kLoss ? "loss" : "draw"; }
 
-namespace {
-
-// The slots' squares of a position whose material is the indexer's.
-void Squares(const Indexer& ix, const Position& pos, uint8_t* sq) {
-  int next[kMaxTablePieces] = {};
-  const Variant& v = ix.variant();
-  for (int c = 0; c < 2; ++c)
-    for (int i = 0; i < pos.piece_count(Color(c)); ++i) {
-      const int s = pos.piece_square(Color(c), i);
-      const int k = KindOf(pos.piece_on(s));
-      if (k == v.royal_kind()) {
-        sq[c] = static_cast<uint8_t>(s);
-        continue;
-      }
-      const auto& groups = ix.groups();
-      for (size_t g = 0; g < groups.size(); ++g)
-        if (groups[g].color == Color(c) && groups[g].kind == k) {
-          sq[groups[g].first_slot + next[g]++] = static_cast<uint8_t>(s);
-          break;
-        }
-    }
-}
-
-}  // namespace
-
 struct TablebaseSet::Impl {
   struct Table {
     std::unique_ptr<TableFile> file;
@@ -164,9 +139,7 @@ Status TablebaseSet::Probe(const Position& pos, ProbeResult* out) const {
   if (!t->verified.ok()) return t->verified;
   if (Status st = pos.Validate(); !st.ok()) return Status::InvalidArgument("illegal position: " + st.message());
   const Position p = flipped ? pos.ColorFlipped() : pos;
-  uint8_t sq[kMaxTablePieces];
-  Squares(t->index, p, sq);
-  const uint64_t idx = t->index.Encode(sq);
+  const uint64_t idx = t->index.EncodePosition(p);
   if (idx == kNoIndex) return Status::InvalidArgument("position outside the table's index: " + pos.Fen());
   const uint32_t be = t->file->header().block_entries;
   std::shared_ptr<const std::vector<uint16_t>> block;

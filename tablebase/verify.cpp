@@ -37,9 +37,37 @@ struct FastMove {
   uint32_t key;  // from << 16 | to << 8 | promo + 1
   bool check;
   uint64_t succ;  // quiet moves: the index after it
+  uint16_t sub;   // captures and promotions: the sub-table's value after it
 };
 
 }  // namespace
+
+// The sub-table's value after a capture or promotion, found the engine's way
+// (the position after the move, its material's table, that table's own
+// index) against the generator's precomputed link: a link to the wrong
+// table or side would otherwise pass, since the rest of the pass reads
+// sub-tables through the same links. Empty when they agree.
+template <class Cells>
+std::string Generator<Cells>::CheckSubTableValue(const Position& pos, Move m, uint16_t linked,
+                                                 bool colour_symmetric) const {
+  Position after = pos;
+  StateInfo st;
+  after.DoMove(m, &st);
+  bool flip = false;
+  const Material canon = Canonical(v_, Material::Of(after), colour_symmetric, &flip);
+  const auto t = subs_.find(canon.Name(v_));
+  const std::string move = MoveToCoord(v_, m);
+  if (t == subs_.end()) return "no sub-table " + canon.Name(v_) + " loaded for " + move;
+  const Position seen = flip ? after.ColorFlipped() : after;
+  const uint64_t idx = t->second->index.EncodePosition(seen);
+  const int side = seen.side_to_move();
+  if (idx != kNoIndex && t->second->raw[side].empty())
+    return "sub-table " + canon.Name(v_) + " not read for the side to move after " + move;
+  const uint16_t value = idx == kNoIndex ? kValueIllegal : t->second->Value(side, idx);
+  if (value != linked) return "sub-table value after " + move + ": " + ValueText(value, false) + " in " +
+                              canon.Name(v_) + ", " + ValueText(linked, false) + " by the link";
+  return "";
+}
 
 template <class Cells>
 Status Generator<Cells>::Verify() {
@@ -48,6 +76,7 @@ Status Generator<Cells>::Verify() {
   std::atomic<bool> failed{false};
   const bool stalemate_loses = v_.rules().stalemate == Outcome::kLoss;
   const bool engine_all = index_.size() <= opts_.engine_check_below;
+  const bool colour_symmetric = ColourSymmetric(v_);
   auto fail = [&](const std::string& msg) {
     std::lock_guard<std::mutex> lock(mu);
     if (failure.empty()) failure = name_ + ": verification failed at " + msg;
@@ -85,6 +114,7 @@ Status Generator<Cells>::Verify() {
           // The successor's distance to mate (-1: a draw, -2: unresolved).
           int dtm;
           uint64_t succ = kNoIndex;
+          uint16_t sub = kValueIllegal;
           if (cap < 0 && promo < 0) {
             // A quiet move is legal exactly when the position it leads to is
             // (the mover's royal is not left attacked), and every entry's
@@ -100,12 +130,13 @@ Status Generator<Cells>::Verify() {
             else dtm = ValueDtm(StoredValue(~side, succ, c));
           } else {
             if (!geo_.Legal(b, side, slot, to, cap, in_check)) continue;
-            dtm = ValueDtm(geo_.ProbeSub(b, side, slot, to, cap, promo));
+            sub = geo_.ProbeSub(b, side, slot, to, cap, promo);
+            dtm = ValueDtm(sub);
           }
           any = true;
           const bool check = (rule || engine) && geo_.GivesCheck(b, side, slot, to, cap, promo);
           if (engine)
-            fast.push_back(FastMove{static_cast<uint32_t>(b.sq[slot] << 16 | to << 8 | (promo + 1)), check, succ});
+            fast.push_back(FastMove{static_cast<uint32_t>(b.sq[slot] << 16 | to << 8 | (promo + 1)), check, succ, sub});
           if (dtm < 0) {
             (dtm == -1 ? draw : bad) = true;
             continue;
@@ -154,6 +185,8 @@ Status Generator<Cells>::Verify() {
             std::copy(b.sq, b.sq + index_.slots(), sq);
             sq[b.at[m.from()] - 1] = m.to();
             if (index_.Encode(sq) != it->succ) why = "index after " + MoveToCoord(v_, m);
+          } else if (why.empty()) {
+            why = CheckSubTableValue(pos, m, it->sub, colour_symmetric);
           }
         }
         if (!why.empty())
