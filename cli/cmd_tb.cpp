@@ -219,16 +219,33 @@ void BuildTables(const Variant& v, const std::vector<std::string>& tables, const
   int todo = 0;
   const uint64_t limit = memory_mib ? memory_mib << 20 : tb::AvailableMemory();
   std::fprintf(stderr, "plan (%s, %s):\n", v.id().c_str(), dir.c_str());
+  uint64_t low_peak = 0;
   for (const auto& it : plan) {
+    // Sub-tables not yet built count at two bytes an entry (the most a file
+    // stores); the range's low end at one, the usual width. The layout is
+    // chosen again before the build, on the exact figure.
     const tb::CellLayout layout = tb::ChooseLayout(it, cells, limit);
     const uint64_t p = tb::PeakBytes(it, layout);
-    std::fprintf(stderr, "  %-10s %12llu entries per side  peak %-10s %-7s cells  %s%s\n", it.name.c_str(),
-                 static_cast<unsigned long long>(it.entries), Mib(p).c_str(),
-                 layout == tb::CellLayout::kCompact ? "compact" : "dense",
+    const tb::PlanItem low = tb::LowerBound(it);
+    const tb::CellLayout low_layout = tb::ChooseLayout(low, cells, limit);
+    const uint64_t lp = tb::PeakBytes(low, low_layout);
+    // (Under auto the low end may take dense cells where the high end takes
+    // compact ones, so either end may be the larger.)
+    const std::string range =
+        Mib(lp) != Mib(p) ? Mib(std::min(lp, p)) + " to " + Mib(std::max(lp, p)) : Mib(p);
+    std::string layout_text = layout == tb::CellLayout::kCompact ? "compact" : "dense";
+    if (low_layout != layout) layout_text += " or dense";
+    layout_text += " cells";
+    std::fprintf(stderr, "  %-10s %12llu entries per side  peak %-22s %-22s %s%s\n", it.name.c_str(),
+                 static_cast<unsigned long long>(it.entries), range.c_str(), layout_text.c_str(),
                  it.complete ? "complete, skipped" : "to build", it.note.empty() ? "" : (" (" + it.note + ")").c_str());
-    if (!it.complete) peak = std::max(peak, p), ++todo;
+    if (!it.complete) peak = std::max(peak, p), low_peak = std::max(low_peak, lp), ++todo;
   }
-  std::fprintf(stderr, "%d table(s) to build; peak memory about %s\n", todo, Mib(peak).c_str());
+  if (Mib(low_peak) != Mib(peak))
+    std::fprintf(stderr, "%d table(s) to build; peak memory %s to %s (the sub-tables' widths decide)\n", todo,
+                 Mib(std::min(low_peak, peak)).c_str(), Mib(std::max(low_peak, peak)).c_str());
+  else
+    std::fprintf(stderr, "%d table(s) to build; peak memory about %s\n", todo, Mib(peak).c_str());
   if (dry_run) return;
   tb::BuildOptions opts;
   opts.dir = dir;

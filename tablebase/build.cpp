@@ -77,20 +77,31 @@ Status ParseTargets(const Variant& v, const std::vector<std::string>& targets, s
 
 // The estimate's sub-table part: of each sub-table the sides to move that
 // captures and promotions leave to move, decoded at its width (`width`:
-// bytes per entry of the tables known; 2, the most a file stores, for the
-// rest), and the process itself (code, libraries, buffers: about 20 MiB).
-uint64_t SubTableBytes(const Variant& v, const Material& m, const std::map<std::string, uint64_t>& width) {
+// bytes per entry of the tables known; `unknown_width` for the rest: 2, the
+// most a file stores, or 1, the least), and the process itself (code,
+// libraries, buffers: about 20 MiB).
+uint64_t SubTableBytes(const Variant& v, const Material& m, const std::map<std::string, uint64_t>& width,
+                       uint64_t unknown_width = 2) {
   uint64_t bytes = 20ULL << 20;
   for (const SubTableRead& r : SubTableReads(v, m)) {
     Indexer sx;
     const auto w = width.find(r.material.Name(v));
     if (sx.Init(v, r.material).ok())
-      bytes += static_cast<uint64_t>(std::popcount(r.sides)) * sx.size() * (w == width.end() ? 2 : w->second);
+      bytes += static_cast<uint64_t>(std::popcount(r.sides)) * sx.size() * (w == width.end() ? unknown_width : w->second);
   }
   return bytes;
 }
 
 }  // namespace
+
+PlanItem LowerBound(const PlanItem& item) {
+  PlanItem low = item;
+  const uint64_t cut = item.sub_bytes - std::min(item.sub_bytes, item.low_sub_bytes);
+  low.sub_bytes -= cut;
+  low.peak_bytes -= cut;
+  low.compact_peak_bytes -= cut;
+  return low;
+}
 
 CellLayout ChooseLayout(const PlanItem& item, CellLayout cells, uint64_t limit) {
   if (cells != CellLayout::kAuto) return cells;
@@ -120,8 +131,8 @@ Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const
   if (Status st = ParseTargets(v, targets, &wanted); !st.ok()) return st;
   plan->clear();
   std::vector<Material> order = BuildOrder(v, wanted);
-  // Bytes per entry of each table in the plan so far (its sub-tables come
-  // first): a complete file's own width, else 2, the most a file stores.
+  // Bytes per entry of the complete tables in the plan so far (its
+  // sub-tables come first); SubTableBytes bounds the others.
   std::map<std::string, uint64_t> width;
   for (const Material& m : order) {
     PlanItem it;
@@ -138,14 +149,17 @@ Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const
       return Status::InvalidArgument(st.message() + "; use another --dir for these rules");
     it.complete = st.ok();
     if (!st.ok() && st.code() != Status::Code::kNotFound) it.note = st.message();
-    if (it.complete) it.value_bytes = h.value_bytes;
-    width[it.name] = it.complete ? it.value_bytes : 2;
+    if (it.complete) {
+      it.value_bytes = h.value_bytes;
+      width[it.name] = it.value_bytes;
+    }
     // Cells (one byte per entry and side) and the sub-tables
     // (SubTableBytes). docs/tablebase.md, "Memory". Compact cells: one byte
     // per legal entry (sampled) and a bitmap word per 48 entries, with a
     // tenth more for the sample's error.
     const uint64_t subs = SubTableBytes(v, m, width);
     it.sub_bytes = subs;
+    it.low_sub_bytes = SubTableBytes(v, m, width, 1);
     it.peak_bytes = 2 * it.entries + subs;
     double compact = 0;
     for (Color side : {kFirst, kSecond})
@@ -175,12 +189,14 @@ Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const Buil
     return Status::IOError(opts.dir + ": cannot create directory");
   const uint64_t limit = opts.memory_limit ? opts.memory_limit : AvailableMemory();
   for (const PlanItem& it : plan) {
-    const uint64_t peak = PeakBytes(it, ChooseLayout(it, opts.cells, limit));
+    const PlanItem low = LowerBound(it);
+    const uint64_t peak = PeakBytes(low, ChooseLayout(low, opts.cells, limit));
     if (!it.complete && limit && peak > limit)
-      return Status::ResourceExhausted(it.name + " needs about " + std::to_string(peak >> 20) +
-                                       " MiB of memory, but only " + std::to_string(limit >> 20) +
-                                       " MiB are available; nothing was built");
+      return Status::ResourceExhausted(it.name + " needs " + (low.sub_bytes < it.sub_bytes ? "at least " : "about ") +
+                                       std::to_string(peak >> 20) + " MiB of memory, but only " +
+                                       std::to_string(limit >> 20) + " MiB are available; nothing was built");
   }
+  int built = 0;
   std::map<std::string, uint64_t> width;  // bytes per entry of the tables complete so far
   for (const PlanItem& it : plan) {
     BuildReport rep;
@@ -200,10 +216,17 @@ Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const Buil
     // where the plan assumed two bytes, so dense cells may fit after all.
     PlanItem now = it;
     const uint64_t saved = it.sub_bytes - std::min(it.sub_bytes, SubTableBytes(v, it.material, width));
+    now.sub_bytes -= saved;
     now.peak_bytes -= saved;
     now.compact_peak_bytes -= saved;
+    const CellLayout layout = ChooseLayout(now, opts.cells, limit);
+    if (limit && PeakBytes(now, layout) > limit)
+      return Status::ResourceExhausted(it.name + " needs about " + std::to_string(PeakBytes(now, layout) >> 20) +
+                                       " MiB of memory with its sub-tables built, but only " +
+                                       std::to_string(limit >> 20) + " MiB are available; the " +
+                                       std::to_string(built) + " table(s) built before it are kept in " + opts.dir);
     GeneratorOptions gopts;
-    gopts.compact_cells = ChooseLayout(now, opts.cells, limit) == CellLayout::kCompact;
+    gopts.compact_cells = layout == CellLayout::kCompact;
     rep.compact_cells = gopts.compact_cells;
     gopts.max_cell_distance = opts.max_cell_distance;
     if (opts.phase_log)
@@ -219,6 +242,7 @@ Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const Buil
     struct stat stt;
     if (::stat(path.c_str(), &stt) == 0) rep.file_bytes = static_cast<uint64_t>(stt.st_size);
     width[it.name] = gen->header().value_bytes;
+    ++built;
     if (opts.log) {
       char line[256];
       std::snprintf(line, sizeof line, "%s: %llu entries per side, %s cells, %.2f s, %llu bytes%s", it.name.c_str(),

@@ -28,6 +28,10 @@ struct PlanItem {
   uint64_t peak_bytes = 0;  // estimated peak memory of its build, dense cells
   uint64_t compact_peak_bytes = 0;  // the same with compact cells (legality sampled)
   uint64_t sub_bytes = 0;  // the part of both that is the sub-tables and the process
+  // The same part with the sub-tables not yet built at one byte an entry
+  // (the least a file stores) instead of two: the bound below which a
+  // build cannot fit, whatever widths its sub-tables turn out to have.
+  uint64_t low_sub_bytes = 0;
   bool complete = false;    // a complete, verified file is already there
   uint64_t value_bytes = 0;  // that file's bytes per entry (0: not complete)
   std::string note;         // why an existing file is rebuilt
@@ -75,10 +79,16 @@ CellLayout ChooseLayout(const PlanItem& item, CellLayout cells, uint64_t limit);
 inline uint64_t PeakBytes(const PlanItem& item, CellLayout chosen) {
   return chosen == CellLayout::kCompact ? item.compact_peak_bytes : item.peak_bytes;
 }
-// Builds the incomplete tables of the plan in order. The plan's estimates
-// decide up front whether it fits; each table's layout is chosen again just
-// before its build, with its sub-tables' widths then known (the plan counts
-// a sub-table not yet built at two bytes an entry).
+// The item with its sub-tables not yet built counted at one byte an entry
+// (low_sub_bytes): the least its build can take. Equal to `item` when all
+// its sub-tables are complete.
+PlanItem LowerBound(const PlanItem& item);
+// Builds the incomplete tables of the plan in order. Up front it refuses,
+// with nothing built, a plan one of whose tables cannot fit even at its
+// lower bound (LowerBound, with the layout chosen for it). Just before each
+// table, once its sub-tables are built and their widths known, the estimate
+// is exact: the layout is chosen again, and a table that does not fit then
+// is refused, the tables built so far kept (a later run skips them).
 Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const BuildOptions& opts,
                  std::vector<BuildReport>* reports = nullptr);
 

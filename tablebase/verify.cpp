@@ -4,7 +4,9 @@
 // moves do not count towards the distance. The table-specialised boards
 // (board.h) are themselves checked against the engine (Position): every
 // entry of a small table, a fixed sample of a large one — legality, the legal
-// moves, the checks they give and the indices they lead to.
+// moves, the checks they give, the indices they lead to and, for captures and
+// promotions, the sub-table value found the engine's way (so a wrong
+// generator link cannot check itself).
 #include <algorithm>
 #include <mutex>
 

@@ -249,6 +249,11 @@ TEST(TableFiles, LayoutIsChosenAgainOnceTheSubTablesAreBuilt) {
   const PlanItem& after = known.back();
   ASSERT_EQ(after.name, "KRNK");
   ASSERT_LT(after.peak_bytes, before.peak_bytes);
+  // The plan's lower bound is the exact figure when the sub-tables turn out
+  // to store one byte an entry.
+  EXPECT_EQ(LowerBound(before).peak_bytes, after.peak_bytes);
+  EXPECT_EQ(LowerBound(before).compact_peak_bytes, after.compact_peak_bytes);
+  EXPECT_EQ(LowerBound(after).peak_bytes, after.peak_bytes);
   opts.memory_limit = (before.peak_bytes + after.peak_bytes) / 2;
   ASSERT_LT(before.compact_peak_bytes, opts.memory_limit);
   EXPECT_EQ(ChooseLayout(before, CellLayout::kAuto, opts.memory_limit), CellLayout::kCompact);
@@ -271,6 +276,59 @@ TEST(TableFiles, MemoryLimitRefusesBeforeBuilding) {
   EXPECT_EQ(st.code(), Status::Code::kResourceExhausted);
   EXPECT_NE(st.message().find("MiB"), std::string::npos);
   EXPECT_NE(::access((dir + "/KK.xiangqi.ctb").c_str(), F_OK), 0);  // nothing built
+}
+
+// Up front a plan is refused only when a table cannot fit even with its
+// sub-tables at one byte an entry: a limit between that bound and the
+// two-byte estimate builds (here with dense cells, which fit exactly).
+TEST(TableFiles, UpFrontRefusalTakesTheLowerBound) {
+  const Variant& v = BuiltinVariant("xiangqi");
+  std::vector<PlanItem> plan;
+  const std::string fits = ScratchDir() + "/lower-bound-fits";
+  ASSERT_TRUE(MakePlan(v, {"KRNK"}, fits, &plan).ok());
+  const PlanItem low = LowerBound(plan.back());
+  ASSERT_LT(low.peak_bytes, plan.back().peak_bytes);
+  BuildOptions opts;
+  opts.dir = fits;
+  opts.cells = CellLayout::kDense;
+  opts.memory_limit = (low.peak_bytes + plan.back().peak_bytes) / 2;
+  std::vector<BuildReport> reports;
+  Status st = BuildPlan(v, plan, opts, &reports);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(reports.back().name, "KRNK");
+  EXPECT_FALSE(reports.back().compact_cells);
+  const std::string short_of = ScratchDir() + "/lower-bound-short";
+  opts.dir = short_of;
+  opts.memory_limit = low.peak_bytes - 1;
+  st = BuildPlan(v, plan, opts);
+  EXPECT_EQ(st.code(), Status::Code::kResourceExhausted);
+  EXPECT_NE(st.message().find("at least"), std::string::npos) << st.message();
+  EXPECT_NE(::access((short_of + "/KK.xiangqi.ctb").c_str(), F_OK), 0);  // nothing built
+}
+
+// Just before a table, with its sub-tables built, the estimate is exact; a
+// table that does not fit then is refused and the sub-tables stay. (The
+// plan's bound is lowered by hand here: with real widths it is exact.)
+TEST(TableFiles, ATableThatDoesNotFitOnceItsSubTablesAreBuiltIsRefusedTheyAreKept) {
+  const Variant& v = BuiltinVariant("xiangqi");
+  const std::string dir = ScratchDir() + "/exact-refusal";
+  std::vector<PlanItem> plan;
+  ASSERT_TRUE(MakePlan(v, {"KRNK"}, dir, &plan).ok());
+  ASSERT_EQ(plan.back().name, "KRNK");
+  const uint64_t exact = LowerBound(plan.back()).peak_bytes;
+  plan.back().low_sub_bytes = 0;
+  BuildOptions opts;
+  opts.dir = dir;
+  opts.cells = CellLayout::kDense;
+  opts.memory_limit = exact - 1;
+  Status st = BuildPlan(v, plan, opts);
+  EXPECT_EQ(st.code(), Status::Code::kResourceExhausted);
+  EXPECT_NE(st.message().find("kept in " + dir), std::string::npos) << st.message();
+  EXPECT_NE(::access(Path(dir, "KRNK").c_str(), F_OK), 0);
+  std::vector<PlanItem> again;
+  ASSERT_TRUE(MakePlan(v, {"KRNK"}, dir, &again).ok());
+  ASSERT_EQ(again.size(), plan.size());
+  for (const PlanItem& it : again) EXPECT_EQ(it.complete, it.name != "KRNK") << it.name;
 }
 
 }  // namespace
