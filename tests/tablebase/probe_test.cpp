@@ -264,6 +264,34 @@ TEST(TableFiles, LayoutIsChosenAgainOnceTheSubTablesAreBuilt) {
   EXPECT_FALSE(reports.back().compact_cells);
 }
 
+// A plan made with the sub-tables complete skips them and takes their
+// widths from the plan's items: at a limit of exactly the one-byte dense
+// estimate the table is built dense (with the sub-tables counted at two
+// bytes the check before the build would refuse it).
+TEST(TableFiles, SkippedSubTablesBringTheirWidthsFromThePlan) {
+  const Variant& v = BuiltinVariant("xiangqi");
+  const std::string dir = ScratchDir() + "/skipped-widths";
+  std::vector<PlanItem> fresh, known;
+  ASSERT_TRUE(MakePlan(v, {"KRNK"}, dir, &fresh).ok());
+  BuildOptions opts;
+  opts.dir = dir;
+  ASSERT_TRUE(BuildPlan(v, std::vector<PlanItem>(fresh.begin(), fresh.end() - 1), opts).ok());
+  ASSERT_TRUE(MakePlan(v, {"KRNK"}, dir, &known).ok());
+  for (size_t i = 0; i + 1 < known.size(); ++i) {
+    EXPECT_TRUE(known[i].complete) << known[i].name;
+    EXPECT_EQ(known[i].value_bytes, 1u) << known[i].name;
+  }
+  ASSERT_LT(known.back().peak_bytes, fresh.back().peak_bytes);
+  opts.cells = CellLayout::kDense;
+  opts.memory_limit = known.back().peak_bytes;
+  std::vector<BuildReport> reports;
+  Status st = BuildPlan(v, known, opts, &reports);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  ASSERT_EQ(reports.size(), known.size());
+  for (size_t i = 0; i + 1 < reports.size(); ++i) EXPECT_TRUE(reports[i].skipped) << reports[i].name;
+  EXPECT_FALSE(reports.back().skipped);
+}
+
 TEST(TableFiles, MemoryLimitRefusesBeforeBuilding) {
   const Variant& v = BuiltinVariant("xiangqi");
   const std::string dir = ScratchDir() + "/memory";
