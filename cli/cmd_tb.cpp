@@ -198,8 +198,15 @@ std::vector<std::string> PlanFor(const Variant& v, const std::vector<WantedTable
     std::string why;
     if (!it.complete && max_entries && it.entries > max_entries)
       why = "  — left out: " + Count(it.entries) + " entries a side, over --max-entries " + max_entries_text;
-    else if (limit && peak > limit)
-      why = "  — left out: needs about " + Mib(peak) + ", limit " + Mib(limit);
+    else if (limit && peak > limit) {
+      // Left out on the high end (sub-tables not yet built at two bytes):
+      // one table refused in the middle of the run would stop the rest.
+      const tb::PlanItem low = tb::LowerBound(it);
+      const uint64_t low_peak = tb::PeakBytes(low, tb::ChooseLayout(low, cells, limit));
+      why = Mib(low_peak) != Mib(peak)
+                ? "  — left out: needs up to " + Mib(peak) + " (at least " + Mib(low_peak) + "), limit " + Mib(limit)
+                : "  — left out: needs about " + Mib(peak) + ", limit " + Mib(limit);
+    }
     std::fprintf(stderr, "  %-10s %5d record(s), e.g. %s%s\n", w.name.c_str(), w.records, w.first.c_str(),
                  why.c_str());
     if (why.empty()) keep.push_back(w.name);
