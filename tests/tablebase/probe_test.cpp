@@ -233,6 +233,17 @@ TEST(TableFiles, SubTableReadsNameTheSideACaptureLeavesToMove) {
   EXPECT_EQ(reads.at("KQK"), 2u);  // White promotes: Black to move
 }
 
+// KRNK's plan made from nothing (`fresh`), then its sub-tables built and
+// the plan made again (`known`).
+void PlanKrnkBeforeAndAfterItsSubTables(const Variant& v, const std::string& dir, std::vector<PlanItem>* fresh,
+                                        std::vector<PlanItem>* known) {
+  ASSERT_TRUE(MakePlan(v, {"KRNK"}, dir, fresh).ok());
+  BuildOptions opts;
+  opts.dir = dir;
+  ASSERT_TRUE(BuildPlan(v, std::vector<PlanItem>(fresh->begin(), fresh->end() - 1), opts).ok());
+  ASSERT_TRUE(MakePlan(v, {"KRNK"}, dir, known).ok());
+}
+
 // The plan counts sub-tables not yet built at two bytes an entry; once they
 // are built (one byte here) the table's layout is chosen again, so a memory
 // limit between the two dense estimates gets dense cells, not compact.
@@ -240,11 +251,9 @@ TEST(TableFiles, LayoutIsChosenAgainOnceTheSubTablesAreBuilt) {
   const Variant& v = BuiltinVariant("xiangqi");
   const std::string dir = ScratchDir() + "/relayout";
   std::vector<PlanItem> fresh, known;
-  ASSERT_TRUE(MakePlan(v, {"KRNK"}, dir, &fresh).ok());
+  ASSERT_NO_FATAL_FAILURE(PlanKrnkBeforeAndAfterItsSubTables(v, dir, &fresh, &known));
   BuildOptions opts;
   opts.dir = dir;
-  ASSERT_TRUE(BuildPlan(v, std::vector<PlanItem>(fresh.begin(), fresh.end() - 1), opts).ok());
-  ASSERT_TRUE(MakePlan(v, {"KRNK"}, dir, &known).ok());
   const PlanItem& before = fresh.back();
   const PlanItem& after = known.back();
   ASSERT_EQ(after.name, "KRNK");
@@ -272,11 +281,9 @@ TEST(TableFiles, SkippedSubTablesBringTheirWidthsFromThePlan) {
   const Variant& v = BuiltinVariant("xiangqi");
   const std::string dir = ScratchDir() + "/skipped-widths";
   std::vector<PlanItem> fresh, known;
-  ASSERT_TRUE(MakePlan(v, {"KRNK"}, dir, &fresh).ok());
+  ASSERT_NO_FATAL_FAILURE(PlanKrnkBeforeAndAfterItsSubTables(v, dir, &fresh, &known));
   BuildOptions opts;
   opts.dir = dir;
-  ASSERT_TRUE(BuildPlan(v, std::vector<PlanItem>(fresh.begin(), fresh.end() - 1), opts).ok());
-  ASSERT_TRUE(MakePlan(v, {"KRNK"}, dir, &known).ok());
   for (size_t i = 0; i + 1 < known.size(); ++i) {
     EXPECT_TRUE(known[i].complete) << known[i].name;
     EXPECT_EQ(known[i].value_bytes, 1u) << known[i].name;
