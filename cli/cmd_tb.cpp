@@ -171,6 +171,15 @@ std::string Count(uint64_t n) {
   return b;
 }
 
+// A table's estimate at its low end (sub-tables not yet built at one byte
+// an entry, tb::LowerBound) with the layout chosen for it there.
+uint64_t LowEndPeak(const tb::PlanItem& it, tb::CellLayout cells, uint64_t limit, tb::CellLayout* layout = nullptr) {
+  const tb::PlanItem low = tb::LowerBound(it);
+  const tb::CellLayout chosen = tb::ChooseLayout(low, cells, limit);
+  if (layout) *layout = chosen;
+  return tb::PeakBytes(low, chosen);
+}
+
 // Prints what --for found and returns the names to build: those whose own
 // build fits in the memory limit and, where `max_entries` is set, has at
 // most that many entries a side (a table too large is named and left out,
@@ -201,8 +210,7 @@ std::vector<std::string> PlanFor(const Variant& v, const std::vector<WantedTable
     else if (limit && peak > limit) {
       // Left out on the high end (sub-tables not yet built at two bytes):
       // one table refused in the middle of the run would stop the rest.
-      const tb::PlanItem low = tb::LowerBound(it);
-      const uint64_t low_peak = tb::PeakBytes(low, tb::ChooseLayout(low, cells, limit));
+      const uint64_t low_peak = LowEndPeak(it, cells, limit);
       why = Mib(low_peak) != Mib(peak)
                 ? "  — left out: needs up to " + Mib(peak) + " (at least " + Mib(low_peak) + "), limit " + Mib(limit)
                 : "  — left out: needs about " + Mib(peak) + ", limit " + Mib(limit);
@@ -233,9 +241,8 @@ void BuildTables(const Variant& v, const std::vector<std::string>& tables, const
     // chosen again before the build, on the exact figure.
     const tb::CellLayout layout = tb::ChooseLayout(it, cells, limit);
     const uint64_t p = tb::PeakBytes(it, layout);
-    const tb::PlanItem low = tb::LowerBound(it);
-    const tb::CellLayout low_layout = tb::ChooseLayout(low, cells, limit);
-    const uint64_t lp = tb::PeakBytes(low, low_layout);
+    tb::CellLayout low_layout;
+    const uint64_t lp = LowEndPeak(it, cells, limit, &low_layout);
     // (Under auto the low end may take dense cells where the high end takes
     // compact ones, so either end may be the larger.)
     const std::string range =

@@ -92,16 +92,20 @@ uint64_t SubTableBytes(const Variant& v, const Material& m, const std::map<std::
   return bytes;
 }
 
+// The item with its estimate's sub-table part replaced by `sub_bytes` (at
+// most the plan's own, an upper bound).
+PlanItem WithSubTableBytes(const PlanItem& item, uint64_t sub_bytes) {
+  PlanItem out = item;
+  const uint64_t cut = item.sub_bytes - std::min(item.sub_bytes, sub_bytes);
+  out.sub_bytes -= cut;
+  out.peak_bytes -= cut;
+  out.compact_peak_bytes -= cut;
+  return out;
+}
+
 }  // namespace
 
-PlanItem LowerBound(const PlanItem& item) {
-  PlanItem low = item;
-  const uint64_t cut = item.sub_bytes - std::min(item.sub_bytes, item.low_sub_bytes);
-  low.sub_bytes -= cut;
-  low.peak_bytes -= cut;
-  low.compact_peak_bytes -= cut;
-  return low;
-}
+PlanItem LowerBound(const PlanItem& item) { return WithSubTableBytes(item, item.low_sub_bytes); }
 
 CellLayout ChooseLayout(const PlanItem& item, CellLayout cells, uint64_t limit) {
   if (cells != CellLayout::kAuto) return cells;
@@ -214,11 +218,7 @@ Status BuildPlan(const Variant& v, const std::vector<PlanItem>& plan, const Buil
     auto t0 = std::chrono::steady_clock::now();
     // Its sub-tables are built now: their widths make the estimate exact
     // where the plan assumed two bytes, so dense cells may fit after all.
-    PlanItem now = it;
-    const uint64_t saved = it.sub_bytes - std::min(it.sub_bytes, SubTableBytes(v, it.material, width));
-    now.sub_bytes -= saved;
-    now.peak_bytes -= saved;
-    now.compact_peak_bytes -= saved;
+    const PlanItem now = WithSubTableBytes(it, SubTableBytes(v, it.material, width));
     const CellLayout layout = ChooseLayout(now, opts.cells, limit);
     if (limit && PeakBytes(now, layout) > limit)
       return Status::ResourceExhausted(it.name + " needs about " + std::to_string(PeakBytes(now, layout) >> 20) +

@@ -68,6 +68,9 @@ uint64_t VariantFingerprint(const Variant& v);
 std::string RulesDescription(const Variant& v);
 std::string TableFileName(const Variant& v, const std::string& material);  // "KRKAA.xiangqi.ctb"
 
+// Bytes per entry a file stores for values up to `max_value`.
+inline uint32_t ValueBytes(uint16_t max_value) { return max_value < 256 ? 1 : 2; }
+
 // Writes `values` (one vector per side to move) to `path` through a
 // temporary file in the same directory, then renames it.
 Status WriteTable(const std::string& path, TableHeader header, const std::vector<uint16_t> values[2],
@@ -76,8 +79,6 @@ Status WriteTable(const std::string& path, TableHeader header, const std::vector
 // writes the values of entries [begin, end). Compressed blocks go to the file
 // as they are done (in order), so memory holds only a few blocks; the block
 // offsets are written last and the checksum is taken by reading the file back.
-// Bytes per entry a file stores for values up to `max_value`.
-inline uint32_t ValueBytes(uint16_t max_value) { return max_value < 256 ? 1 : 2; }
 using BlockFill = std::function<void(int side, uint64_t begin, uint64_t end, uint16_t* out)>;
 Status WriteTableBlocks(const std::string& path, TableHeader header, uint16_t max_value, const BlockFill& fill,
                         int compression_level = 9, int threads = 0);

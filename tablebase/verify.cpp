@@ -62,10 +62,11 @@ std::string Generator<Cells>::CheckSubTableValue(const Position& pos, Move m, ui
   if (t == subs_.end()) return "no sub-table " + canon.Name(v_) + " loaded for " + move;
   const Position seen = flip ? after.ColorFlipped() : after;
   const uint64_t idx = t->second->index.EncodePosition(seen);
+  if (idx == kNoIndex) return "the position after " + move + " is outside " + canon.Name(v_) + "'s index";
   const int side = seen.side_to_move();
-  if (idx != kNoIndex && t->second->raw[side].empty())
+  if (t->second->raw[side].empty())
     return "sub-table " + canon.Name(v_) + " not read for the side to move after " + move;
-  const uint16_t value = idx == kNoIndex ? kValueIllegal : t->second->Value(side, idx);
+  const uint16_t value = t->second->Value(side, idx);
   if (value != linked) return "sub-table value after " + move + ": " + ValueText(value, false) + " in " +
                               canon.Name(v_) + ", " + ValueText(linked, false) + " by the link";
   return "";
