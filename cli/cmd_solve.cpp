@@ -461,7 +461,7 @@ struct Tally {
     const Verdict& v = j.report.verdict;
     if (v.kind == VerdictKind::kConfirmed && j.line_end)
       ++(*j.line_end == LineEnd::kMate             ? lines_mate
-         : *j.line_end == LineEnd::kPerpetualCheck ? lines_perpetual
+         : *j.line_end == LineEnd::kPerpetualCheck || *j.line_end == LineEnd::kPerpetualChase ? lines_perpetual
                                                    : lines_open);
     if (v.kind == VerdictKind::kConfirmed) ++confirmed;
     else if (v.kind == VerdictKind::kRefuted) ++refuted;

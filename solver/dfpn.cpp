@@ -134,8 +134,11 @@ bool Prover::Stop() {
   return aborted_;
 }
 
-void Prover::EnterPly(int ply, const StateInfo& st, bool check) {
+void Prover::EnterPly(int ply, Move m, const StateInfo& st, bool check) {
   keys_[ply] = pos_->key();
+  path_move_[ply] = m;
+  path_state_[ply] = st;
+  chased_[ply] = -1;
   in_check_[ply] = check ? pos_->InCheck() : -1;
   attacker_[ply] = pos_->side_to_move() == q_.attacker;
   irreversible_[ply] = st.captured != kNoPiece ? ply : irreversible_[ply - 1];
@@ -149,8 +152,15 @@ bool Prover::Repetition(int ply, Child* c) const {
   if (j < 0) return false;
   // in_check_[i]: the move into node i checked. The move into `ply` may not
   // have been tested yet, but its position is node j's, whose test was made.
-  const CycleLoser loser = LoserOfCycle(pos_->variant().rules(), j, ply,
-                                        [this, j, ply](int i) { return in_check_[i == ply ? j : i] != 0; });
+  const CycleLoser loser = LoserOfCycle(
+      pos_->variant().rules(), j, ply, [this, j, ply](int i) { return in_check_[i == ply ? j : i] != 0; },
+      [this, j, ply](int i) {
+        if (chased_[i] < 0)
+          WorkOutChases(
+              *pos_, j, ply, [this](int k) { return path_move_[k]; }, [this](int k) { return path_state_[k]; },
+              [this](int k, bool chased) { chased_[k] = chased; });
+        return chased_[i] != 0;
+      });
   const bool attacker_wins = Loses(loser, !attacker_[ply]);
   c->pn = attacker_wins ? 0 : kInf;
   c->dn = attacker_wins ? kInf : 0;
@@ -386,7 +396,7 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
     Child c = kids[i];
     StateInfo st;
     pos.DoMove(c.move, &st);
-    EnterPly(ply + 1, st, false);
+    EnterPly(ply + 1, c.move, st, false);
     in_check_[ply + 1] = c.check;
     InitChild(ply + 1, child_depth, &c);
     pos.UndoMove(c.move, st);
@@ -484,7 +494,7 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
     child_thdn = std::max(child_thdn, c.dn >= kBig ? kInf : c.dn + 1);
     StateInfo st;
     pos.DoMove(c.move, &st);
-    EnterPly(ply + 1, st, c.check < 0);
+    EnterPly(ply + 1, c.move, st, c.check < 0);
     if (c.check >= 0) in_check_[ply + 1] = c.check;
     const Result cr = Mid(ply + 1, child_depth, child_thpn, child_thdn);
     pos.UndoMove(c.move, st);

@@ -148,7 +148,7 @@ class Prover {
   Result Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn);
   // After DoMove: fills the path arrays; whether the side to move is in
   // check is only worked out when `check` (or later, when needed).
-  void EnterPly(int ply, const StateInfo& st, bool check);
+  void EnterPly(int ply, Move m, const StateInfo& st, bool check);
   bool InCheckAt(int ply) {
     if (in_check_[ply] < 0) in_check_[ply] = pos_->InCheck();
     return in_check_[ply];
@@ -183,6 +183,11 @@ class Prover {
   // before it cannot come back).
   uint64_t keys_[kMaxPly + 2] = {};
   int8_t in_check_[kMaxPly + 2] = {};  // -1: not worked out yet
+  // The move into each ply and its undo record, for the chases of a cycle
+  // (repetition.h), worked out only when a cycle asks: -1 not yet.
+  Move path_move_[kMaxPly + 2] = {};
+  StateInfo path_state_[kMaxPly + 2] = {};
+  mutable int8_t chased_[kMaxPly + 2] = {};
   bool attacker_[kMaxPly + 2] = {};
   int irreversible_[kMaxPly + 2] = {};
   std::vector<std::vector<Child>> children_;

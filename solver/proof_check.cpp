@@ -40,6 +40,8 @@ class Checker {
     const int max_ply = std::max(plies, 0) + 2;
     keys_.assign(max_ply + 1, 0);
     checked_.assign(max_ply + 1, false);
+    moves_.assign(max_ply + 1, Move());
+    states_.assign(max_ply + 1, StateInfo());
     irreversible_.assign(max_ply + 1, 0);
     lists_.resize(max_ply + 1);
     keys_[0] = pos_.key();
@@ -73,7 +75,16 @@ class Checker {
   bool Repetition(int ply, Outcome* out) const {
     const int j = EarlierOccurrence(ply, irreversible_[ply], [this](int i) { return keys_[i]; });
     if (j < 0) return false;
-    const CycleLoser loser = LoserOfCycle(pos_.variant().rules(), j, ply, [this](int i) { return checked_[i]; });
+    std::vector<int8_t> chased(static_cast<size_t>(ply + 1), -1);
+    const CycleLoser loser = LoserOfCycle(
+        pos_.variant().rules(), j, ply, [this](int i) { return checked_[i]; },
+        [&](int i) {
+          if (chased[i] < 0)
+            WorkOutChases(
+                pos_, j, ply, [this](int k) { return moves_[k]; }, [this](int k) { return states_[k]; },
+                [&chased](int k, bool c) { chased[k] = c; });
+          return chased[i] != 0;
+        });
     *out = {Loses(loser, !AttackerToMove()), j};
     return true;
   }
@@ -125,6 +136,8 @@ class Checker {
     pos_.DoMove(m, &st);
     keys_[ply + 1] = pos_.key();
     checked_[ply + 1] = pos_.InCheck();
+    moves_[ply + 1] = m;
+    states_[ply + 1] = st;
     irreversible_[ply + 1] = st.captured != kNoPiece ? ply + 1 : irreversible_[ply];
     const Outcome o = Node(ply + 1, plies - 1);
     pos_.UndoMove(m, st);
@@ -214,6 +227,8 @@ class Checker {
   std::vector<uint64_t> keys_;
   std::vector<bool> checked_;  // the move into this ply gave check (the side to move is in check)
   std::vector<int> irreversible_;
+  std::vector<Move> moves_;          // the move into this ply and its undo record (for a cycle's chases)
+  std::vector<StateInfo> states_;
   std::vector<MoveList> lists_;
   std::unordered_map<uint64_t, Memo> memo_;
   std::unordered_map<uint64_t, Move> escapes_;  // defender position → the reply that escaped

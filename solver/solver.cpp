@@ -55,12 +55,14 @@ struct PlayedLine {
   std::vector<uint64_t> keys;   // keys[i]: after i plies
   std::vector<bool> checked;    // checked[i]: the move into ply i gave check
   std::vector<size_t> reset;    // reset[i]: the last ply <= i after a capture
+  std::vector<Move> moves;      // moves[i]: the move into ply i + 1 (states[i] its undo record)
   PlayedLine(const Position& root, size_t capacity) : pos(root), states(capacity) {
     keys = {pos.key()}, checked = {pos.InCheck()}, reset = {0};
   }
   size_t plies() const { return keys.size() - 1; }
   void Play(Move m) {
     StateInfo& st = states[plies()];
+    moves.push_back(m);
     pos.DoMove(m, &st);
     const size_t ply = plies() + 1;
     keys.push_back(pos.key());
@@ -84,15 +86,30 @@ LineEnd HowLineEnds(const Position& root, const std::vector<Move>& line, Color w
   if (LostNow(played.pos)) return LineEnd::kMate;
   const int from = played.Repeated();
   if (from < 0) return LineEnd::kOpen;
-  const CycleLoser loser = LoserOfCycle(root.variant().rules(), from, static_cast<int>(played.plies()),
-                                        [&played](int i) { return static_cast<bool>(played.checked[static_cast<size_t>(i)]); });
-  return Loses(loser, played.pos.side_to_move() != winner) ? LineEnd::kPerpetualCheck : LineEnd::kOpen;
+  const int ply = static_cast<int>(played.plies());
+  std::vector<int8_t> chased(static_cast<size_t>(ply + 1), -1);
+  bool by_chase = false;
+  const CycleLoser loser = LoserOfCycle(
+      root.variant().rules(), from, ply,
+      [&played](int i) { return static_cast<bool>(played.checked[static_cast<size_t>(i)]); },
+      [&](int i) {
+        if (chased[i] < 0)
+          WorkOutChases(
+              played.pos, from, ply, [&played](int k) { return played.moves[static_cast<size_t>(k - 1)]; },
+              [&played](int k) { return played.states[static_cast<size_t>(k - 1)]; },
+              [&chased](int k, bool c) { chased[k] = c; });
+        return chased[i] != 0;
+      },
+      &by_chase);
+  if (!Loses(loser, played.pos.side_to_move() != winner)) return LineEnd::kOpen;
+  return by_chase ? LineEnd::kPerpetualChase : LineEnd::kPerpetualCheck;
 }
 
 const char* LineEndName(LineEnd e) {
   switch (e) {
     case LineEnd::kMate: return "mate";
     case LineEnd::kPerpetualCheck: return "perpetual_check";
+    case LineEnd::kPerpetualChase: return "perpetual_chase";
     default: return "open";
   }
 }
@@ -375,6 +392,8 @@ struct Solver::Impl {
     }
     if (r->pv.empty()) *note << "no line: the table lost the proof; ";
     else if (end == LineEnd::kPerpetualCheck) *note << "the line ends where the loser's checks repeat (perpetual check loses); ";
+    else if (end == LineEnd::kPerpetualChase)
+      *note << "the line ends where the loser's chases repeat (perpetual chasing loses); ";
     else if (end == LineEnd::kOpen) *note << "the line stops before mate; ";
   }
 
@@ -713,7 +732,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
         if (r.no_win) {
           r.result = Claim::kDraw;
           r.proof = ProofKind::kFullWidth;
-          r.note = std::string("neither side can force a win (") + kNoWinRules + ")";
+          r.note = std::string("neither side can force a win (") + NoWinRules(pos.variant().rules()) + ")";
           r.mate_exact = true;
           return r;
         }

@@ -79,8 +79,12 @@ struct SolveOptions {
 
 // What a "no win" (every line searched) rests on: the solver's repetition
 // rules (docs/solver.md, "Repetition"); said in the verdicts that rest on it.
-inline constexpr const char* kNoWinRules =
-    "every line searched; repetitions draw, perpetual check loses, perpetual chasing is not modelled";
+inline const char* NoWinRules(const Rules& rules) {
+  if (rules.perpetual_chase == Outcome::kLoss)
+    return "every line searched; repetitions draw, perpetual check and perpetual chasing lose, "
+           "tables' draws not used";
+  return "every line searched; repetitions draw, perpetual check loses, perpetual chasing is not modelled";
+}
 
 // How a result was proved.
 enum class ProofKind : uint8_t {
@@ -108,10 +112,11 @@ struct FirstMove {
 enum class LineEnd : uint8_t {
   kMate,            // the loser is mated (or stalemated, or its royal taken, where that loses)
   kPerpetualCheck,  // the loser's checks repeat a position: a win where perpetual check loses
+  kPerpetualChase,  // the loser's checks and chases repeat a position, where perpetual chasing loses
   kOpen,            // neither: the line stops short
 };
 LineEnd HowLineEnds(const Position& root, const std::vector<Move>& line, Color winner);
-const char* LineEndName(LineEnd e);  // "mate", "perpetual_check", "open"
+const char* LineEndName(LineEnd e);  // "mate", "perpetual_check", "perpetual_chase", "open"
 // The same for a result for the side to move at `root` (the winner read
 // from it): false where there is no line or the result is no win or loss;
 // for a line in coordinates (a verdict's pv) also where a move does not parse.

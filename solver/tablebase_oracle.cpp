@@ -28,6 +28,7 @@ class SetOracle : public TablebaseOracle {
     colour_symmetric_ = tb::ColourSymmetric(v);  // (not cheap: worked out once)
     count_missing_up_to_ = count_missing_up_to;
     kinds_ = v.kind_count();
+    chases_lose_ = v.rules().perpetual_chase == Outcome::kLoss;
     if (kinds_ * 2 * 4 > 64) return Status::InvalidArgument(v.id() + ": too many piece kinds for the table oracle");
     for (const std::string& name : set_.Materials()) {
       max_pieces_ = std::max(max_pieces_, static_cast<int>(name.size()));
@@ -51,6 +52,9 @@ class SetOracle : public TablebaseOracle {
     }
     tb::ProbeResult pr;
     if (!set_.Probe(pos, &pr).ok()) return false;
+    // The tables count every cycle other than perpetual check a draw; where
+    // perpetual chasing loses, their draws may be wins (the search decides).
+    if (pr.wdl == tb::Wdl::kDraw && chases_lose_) return false;
     out->result = pr.wdl == tb::Wdl::kWin ? Claim::kWin : pr.wdl == tb::Wdl::kLoss ? Claim::kLoss : Claim::kDraw;
     out->dtm = pr.wdl == tb::Wdl::kDraw ? -1 : pr.dtm_plies;
     return true;
@@ -113,6 +117,7 @@ class SetOracle : public TablebaseOracle {
   mutable std::array<std::atomic<uint64_t>, kSlots> missing_counts_{};
   int max_pieces_ = 0;
   int kinds_ = 0;
+  bool chases_lose_ = false;  // rules.perpetual_chase = loss: table draws are not used
   std::vector<uint64_t> keys_;  // sorted
 };
 

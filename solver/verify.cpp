@@ -614,7 +614,7 @@ void verify_internal::VerdictOfSolve(const Position& root, const SolveResult& sr
     // Not what the position is, but enough to say the claim is false.
     v->kind = VerdictKind::kRefuted;
     // (Under the solver's repetition rules only: the reason says so.)
-    v->reason = std::string("the side to move cannot force a win (") + kNoWinRules + ")";
+    v->reason = std::string("the side to move cannot force a win (") + NoWinRules(root.variant().rules()) + ")";
   } else if (sr.result == Claim::kUnknown) {
     v->kind = VerdictKind::kUnproven;
     v->reason = sr.note.empty() ? "undecided within the budget" : sr.note;

@@ -65,6 +65,13 @@ struct TableHeader {
 // What identifies the rules a table was built under: board, pieces, rule
 // flags. A table opened with a variant of another fingerprint is refused.
 uint64_t VariantFingerprint(const Variant& v);
+
+// Why a build refuses rules.perpetual_chase = loss: the tables follow the
+// rules RulesDescription names, with chasing not applied; the solver reads
+// them under either setting (their draws only where chasing is a draw).
+inline constexpr const char* kNoChaseTables =
+    "tables do not model perpetual chasing (rules.perpetual_chase = loss); build them without it: the solver "
+    "with --set rules.perpetual_chase=loss uses their wins and losses, not their draws";
 std::string RulesDescription(const Variant& v);
 std::string TableFileName(const Variant& v, const std::string& material);  // "KRKAA.xiangqi.ctb"
 

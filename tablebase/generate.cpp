@@ -81,6 +81,7 @@ Status Generator<Cells>::Init(const std::string& dir) {
   if (Status st = index_.Init(v_, material_); !st.ok()) return st.WithContext(name_);
   if (v_.rules().stalemate == Outcome::kWin)
     return Status::Unsupported(name_ + ": tables do not support stalemate = win");
+  if (v_.rules().perpetual_chase == Outcome::kLoss) return Status::Unsupported(name_ + ": " + kNoChaseTables);
   const int K = v_.kind_count();
   for (int c = 0; c < 2; ++c)
     for (int k = 0; k < K; ++k) {

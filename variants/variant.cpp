@@ -364,7 +364,7 @@ Status Variant::Parse(const std::string& text, const std::string& source, std::u
     }
   if (rs) {
     const Section& s = *rs;
-    if (Status st = check_keys(s, {"win", "stalemate", "flying_general", "perpetual_check", "castling", "double_step",
+    if (Status st = check_keys(s, {"win", "stalemate", "flying_general", "perpetual_check", "perpetual_chase", "castling", "double_step",
                                    "double_step_region", "en_passant", "promotion_region", "promotion_pieces",
                                    "halfmove_draw"});
         !st.ok())
@@ -378,6 +378,8 @@ Status Variant::Parse(const std::string& text, const std::string& source, std::u
       return err(line_of(s, "stalemate"), "stalemate must be loss, draw or win");
     if (!ParseOutcome(get(s, "perpetual_check", "draw"), &r.perpetual_check) || r.perpetual_check == Outcome::kWin)
       return err(line_of(s, "perpetual_check"), "perpetual_check must be loss or draw");
+    if (!ParseOutcome(get(s, "perpetual_chase", "draw"), &r.perpetual_chase) || r.perpetual_chase == Outcome::kWin)
+      return err(line_of(s, "perpetual_chase"), "perpetual_chase must be loss or draw");
     for (auto [key, flag] : {std::pair<const char*, bool*>{"flying_general", &r.flying_general},
                              {"castling", &r.castling}, {"double_step", &r.double_step},
                              {"en_passant", &r.en_passant}}) {

@@ -46,6 +46,7 @@ struct Rules {
   Outcome stalemate = Outcome::kLoss;       // result for the stalemated side
   bool flying_general = false;
   Outcome perpetual_check = Outcome::kDraw;  // result for the perpetual checker (kDraw: ignored)
+  Outcome perpetual_chase = Outcome::kDraw;  // result for the perpetual chaser (kDraw: not modelled; chase.h)
   bool castling = false;
   bool double_step = false;
   bool en_passant = false;

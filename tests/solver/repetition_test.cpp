@@ -18,8 +18,27 @@ int Occurrence(const std::vector<uint64_t>& keys, int since) {
 CycleLoser Loser(const std::vector<bool>& checks, int from, Outcome perpetual = Outcome::kLoss) {
   Rules rules;
   rules.perpetual_check = perpetual;
-  return LoserOfCycle(rules, from, static_cast<int>(checks.size()) - 1,
-                      [&checks](int i) { return static_cast<bool>(checks[static_cast<size_t>(i)]); });
+  return LoserOfCycle(
+      rules, from, static_cast<int>(checks.size()) - 1,
+      [&checks](int i) { return static_cast<bool>(checks[static_cast<size_t>(i)]); },
+      [](int) -> bool { ADD_FAILURE() << "chases asked where chasing is not a rule"; return false; });
+}
+
+// The same with chasing a loss too: chases[i], the move into ply i chased;
+// *asked counts the chases looked at.
+CycleLoser ChaseLoser(const std::vector<bool>& checks, const std::vector<bool>& chases, int from, bool* by_chase,
+                      int* asked = nullptr) {
+  Rules rules;
+  rules.perpetual_check = Outcome::kLoss;
+  rules.perpetual_chase = Outcome::kLoss;
+  return LoserOfCycle(
+      rules, from, static_cast<int>(checks.size()) - 1,
+      [&checks](int i) { return static_cast<bool>(checks[static_cast<size_t>(i)]); },
+      [&chases, asked](int i) {
+        if (asked) ++*asked;
+        return static_cast<bool>(chases[static_cast<size_t>(i)]);
+      },
+      by_chase);
 }
 
 TEST(Repetition, TheLatestEarlierPositionWithTheSameSideToMoveSinceTheLastCapture) {
@@ -49,6 +68,40 @@ TEST(Repetition, TheSideThatCheckedThroughoutLosesWhereTheRuleSaysSo) {
   EXPECT_EQ(Loser({false, false, false, true, false, true, false}, 0), CycleLoser::kNone);
   // Where perpetual check is not a loss (chess), a repetition has no loser.
   EXPECT_EQ(Loser({false, true, false, true, false}, 0, Outcome::kDraw), CycleLoser::kNone);
+}
+
+TEST(Repetition, WhereChasingLosesTheSideThatCheckedOrChasedThroughoutLoses) {
+  bool by_chase = true;
+  // The side to move at ply 4 chased with both its moves (plies 1, 3).
+  EXPECT_EQ(ChaseLoser({false, false, false, false, false}, {false, true, false, true, false}, 0, &by_chase),
+            CycleLoser::kSideToMove);
+  EXPECT_TRUE(by_chase);
+  // One check and one chase (一将一捉) are both forbidden moves.
+  EXPECT_EQ(ChaseLoser({false, false, true, false, false}, {false, false, false, false, true}, 0, &by_chase),
+            CycleLoser::kSideThatMoved);
+  EXPECT_TRUE(by_chase);
+  // Both sides chase throughout: a draw.
+  EXPECT_EQ(ChaseLoser({false, false, false, false, false}, {false, true, true, true, true}, 0, &by_chase),
+            CycleLoser::kNone);
+  EXPECT_FALSE(by_chase);
+  // Perpetual check against perpetual chase: the checker loses, by the
+  // checks, and the chases are not asked.
+  int asked = 0;
+  EXPECT_EQ(ChaseLoser({false, true, false, true, false}, {false, false, true, false, true}, 0, &by_chase, &asked),
+            CycleLoser::kSideToMove);
+  EXPECT_FALSE(by_chase);
+  EXPECT_EQ(asked, 0);
+  // Mutual perpetual check stays a draw whatever the chases.
+  EXPECT_EQ(ChaseLoser({false, true, true, true, true}, {false, true, false, true, false}, 0, &by_chase),
+            CycleLoser::kNone);
+  // A quiet move that neither checks nor chases breaks the chain; moves
+  // before the cycle's first ply are not part of it.
+  EXPECT_EQ(ChaseLoser({false, false, false, false, false, false, false},
+                       {false, false, false, true, false, true, false}, 0, &by_chase),
+            CycleLoser::kNone);
+  EXPECT_EQ(ChaseLoser({false, false, false, false, false, false, false},
+                       {false, false, false, true, false, true, false}, 2, &by_chase),
+            CycleLoser::kSideToMove);
 }
 
 TEST(Repetition, LosesNamesTheSideAsked) {
