@@ -453,7 +453,7 @@ struct Tally {
   int confirmed = 0, refuted = 0, unproven = 0, cooked = 0, book_not_best = 0, errors = 0;
   int unproven_judged = 0;  // unproven win claims open on the position where the book's line stops
   RecheckCounts rechecks;
-  int lines_mate = 0, lines_perpetual = 0, lines_open = 0;  // how the confirmed verdicts' lines end
+  int lines_mate = 0, lines_perpetual = 0, lines_chase = 0, lines_open = 0;  // how the confirmed verdicts' lines end
   double seconds = 0;
   uint64_t nodes = 0;
   std::vector<double> times;
@@ -461,7 +461,8 @@ struct Tally {
     const Verdict& v = j.report.verdict;
     if (v.kind == VerdictKind::kConfirmed && j.line_end)
       ++(*j.line_end == LineEnd::kMate             ? lines_mate
-         : *j.line_end == LineEnd::kPerpetualCheck || *j.line_end == LineEnd::kPerpetualChase ? lines_perpetual
+         : *j.line_end == LineEnd::kPerpetualCheck ? lines_perpetual
+         : *j.line_end == LineEnd::kPerpetualChase ? lines_chase
                                                    : lines_open);
     if (v.kind == VerdictKind::kConfirmed) ++confirmed;
     else if (v.kind == VerdictKind::kRefuted) ++refuted;
@@ -502,9 +503,11 @@ void PrintSummary(const Tally& t, size_t total, double wall, FILE* out) {
   if (rc.cooks_hold + rc.cooks_incomplete > 0)
     std::fprintf(out, "%-22s %6d hold, %d incomplete (of %d cooks)\n", "cooks re-checked", rc.cooks_hold,
                  rc.cooks_incomplete, rc.cooks);
-  if (t.lines_mate + t.lines_perpetual + t.lines_open > 0)
-    std::fprintf(out, "%-22s %6d to mate, %d to the loser's perpetual check, %d stop before mate\n",
-                 "lines (confirmed)", t.lines_mate, t.lines_perpetual, t.lines_open);
+  if (t.lines_mate + t.lines_perpetual + t.lines_chase + t.lines_open > 0)
+    std::fprintf(out, "%-22s %6d to mate, %d to the loser's perpetual check, %s%d stop before mate\n",
+                 "lines (confirmed)", t.lines_mate, t.lines_perpetual,
+                 t.lines_chase ? (std::to_string(t.lines_chase) + " to its perpetual chase, ").c_str() : "",
+                 t.lines_open);
   if (t.errors) std::fprintf(out, "%-22s %6d\n", "unreadable positions", t.errors);
   std::fprintf(out, "solver time %.1f s (median %.2f s), wall %.1f s, %.2f M nodes/s\n", t.seconds, median, wall,
                t.seconds > 0 ? t.nodes / t.seconds / 1e6 : 0.0);

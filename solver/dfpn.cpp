@@ -154,13 +154,9 @@ bool Prover::Repetition(int ply, Child* c) const {
   // have been tested yet, but its position is node j's, whose test was made.
   const CycleLoser loser = LoserOfCycle(
       pos_->variant().rules(), j, ply, [this, j, ply](int i) { return in_check_[i == ply ? j : i] != 0; },
-      [this, j, ply](int i) {
-        if (chased_[i] < 0)
-          WorkOutChases(
-              *pos_, j, ply, [this](int k) { return path_move_[k]; }, [this](int k) { return path_state_[k]; },
-              [this](int k, bool chased) { chased_[k] = chased; });
-        return chased_[i] != 0;
-      });
+      ChasesOnDemand(
+          *pos_, j, ply, [this](int k) { return path_move_[k]; }, [this](int k) { return path_state_[k]; },
+          [this](int k) -> int8_t& { return chased_[k]; }));
   const bool attacker_wins = Loses(loser, !attacker_[ply]);
   c->pn = attacker_wins ? 0 : kInf;
   c->dn = attacker_wins ? kInf : 0;

@@ -42,6 +42,7 @@ class Checker {
     checked_.assign(max_ply + 1, false);
     moves_.assign(max_ply + 1, Move());
     states_.assign(max_ply + 1, StateInfo());
+    chased_.assign(max_ply + 1, -1);
     irreversible_.assign(max_ply + 1, 0);
     lists_.resize(max_ply + 1);
     keys_[0] = pos_.key();
@@ -75,16 +76,11 @@ class Checker {
   bool Repetition(int ply, Outcome* out) const {
     const int j = EarlierOccurrence(ply, irreversible_[ply], [this](int i) { return keys_[i]; });
     if (j < 0) return false;
-    std::vector<int8_t> chased(static_cast<size_t>(ply + 1), -1);
     const CycleLoser loser = LoserOfCycle(
         pos_.variant().rules(), j, ply, [this](int i) { return checked_[i]; },
-        [&](int i) {
-          if (chased[i] < 0)
-            WorkOutChases(
-                pos_, j, ply, [this](int k) { return moves_[k]; }, [this](int k) { return states_[k]; },
-                [&chased](int k, bool c) { chased[k] = c; });
-          return chased[i] != 0;
-        });
+        ChasesOnDemand(
+            pos_, j, ply, [this](int k) { return moves_[k]; }, [this](int k) { return states_[k]; },
+            [this](int k) -> int8_t& { return chased_[k]; }));
     *out = {Loses(loser, !AttackerToMove()), j};
     return true;
   }
@@ -138,6 +134,7 @@ class Checker {
     checked_[ply + 1] = pos_.InCheck();
     moves_[ply + 1] = m;
     states_[ply + 1] = st;
+    chased_[ply + 1] = -1;
     irreversible_[ply + 1] = st.captured != kNoPiece ? ply + 1 : irreversible_[ply];
     const Outcome o = Node(ply + 1, plies - 1);
     pos_.UndoMove(m, st);
@@ -229,6 +226,7 @@ class Checker {
   std::vector<int> irreversible_;
   std::vector<Move> moves_;          // the move into this ply and its undo record (for a cycle's chases)
   std::vector<StateInfo> states_;
+  mutable std::vector<int8_t> chased_;  // the move into this ply chased (-1: not worked out)
   std::vector<MoveList> lists_;
   std::unordered_map<uint64_t, Memo> memo_;
   std::unordered_map<uint64_t, Move> escapes_;  // defender position → the reply that escaped

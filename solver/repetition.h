@@ -69,19 +69,25 @@ inline CycleLoser LoserOfCycle(const Rules& rules, int from, int ply, GaveCheck 
   return moved_forbidden ? CycleLoser::kSideThatMoved : CycleLoser::kSideToMove;
 }
 
-// The chases of the moves into plies from+1 .. ply, worked out by taking
-// those moves back on a copy of `now` (the position at `ply`): move_at(i)
-// and state_at(i) are the move into ply i and the StateInfo its DoMove
-// filled; store(i, chased) receives each.
-template <class MoveAt, class StateAt, class Store>
-inline void WorkOutChases(const Position& now, int from, int ply, MoveAt move_at, StateAt state_at, Store store) {
-  Position after = now;
-  for (int i = ply; i > from; --i) {
-    Position before = after;
-    before.UndoMove(move_at(i), state_at(i));
-    store(i, MoveChases(before, move_at(i), after));
-    after = before;
-  }
+// LoserOfCycle's chased(i) for the cycle from ply `from` to ply `ply`: on
+// the first question the chases of all its moves are worked out by taking
+// them back on a copy of `now` (the position at `ply`) and kept in
+// cache(i) (an int8_t&, -1: not worked out). move_at(i) and state_at(i):
+// the move into ply i and the StateInfo its DoMove filled.
+template <class MoveAt, class StateAt, class Cache>
+inline auto ChasesOnDemand(const Position& now, int from, int ply, MoveAt move_at, StateAt state_at, Cache cache) {
+  return [&now, from, ply, move_at, state_at, cache](int i) {
+    if (cache(i) < 0) {
+      Position after = now;
+      for (int k = ply; k > from; --k) {
+        Position before = after;
+        before.UndoMove(move_at(k), state_at(k));
+        cache(k) = MoveChases(before, move_at(k), after);
+        after = before;
+      }
+    }
+    return cache(i) != 0;
+  };
 }
 
 // Whether a side loses the cycle: the side to move at its last ply

@@ -92,14 +92,10 @@ LineEnd HowLineEnds(const Position& root, const std::vector<Move>& line, Color w
   const CycleLoser loser = LoserOfCycle(
       root.variant().rules(), from, ply,
       [&played](int i) { return static_cast<bool>(played.checked[static_cast<size_t>(i)]); },
-      [&](int i) {
-        if (chased[i] < 0)
-          WorkOutChases(
-              played.pos, from, ply, [&played](int k) { return played.moves[static_cast<size_t>(k - 1)]; },
-              [&played](int k) { return played.states[static_cast<size_t>(k - 1)]; },
-              [&chased](int k, bool c) { chased[k] = c; });
-        return chased[i] != 0;
-      },
+      ChasesOnDemand(
+          played.pos, from, ply, [&played](int k) { return played.moves[static_cast<size_t>(k - 1)]; },
+          [&played](int k) { return played.states[static_cast<size_t>(k - 1)]; },
+          [&chased](int k) -> int8_t& { return chased[static_cast<size_t>(k)]; }),
       &by_chase);
   if (!Loses(loser, played.pos.side_to_move() != winner)) return LineEnd::kOpen;
   return by_chase ? LineEnd::kPerpetualChase : LineEnd::kPerpetualCheck;

@@ -131,7 +131,6 @@ Status ReadTableHeader(const Variant& v, const std::string& dir, const std::stri
 
 Status MakePlan(const Variant& v, const std::vector<std::string>& targets, const std::string& dir,
                 std::vector<PlanItem>* plan) {
-  if (v.rules().perpetual_chase == Outcome::kLoss) return Status::Unsupported(kNoChaseTables);
   std::vector<Material> wanted;
   if (Status st = ParseTargets(v, targets, &wanted); !st.ok()) return st;
   plan->clear();

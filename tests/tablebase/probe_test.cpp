@@ -159,6 +159,22 @@ TEST(TableFiles, TruncatedAndDamagedFilesGiveErrors) {
   EXPECT_EQ(Slurp(path), good);
 }
 
+TEST(TableFiles, ABuildUnderPerpetualChasingIsRefusedAndWritesNothing) {
+  std::shared_ptr<const Variant> v;
+  ASSERT_TRUE(LoadVariant("xiangqi", &v, {"rules.perpetual_chase=loss"}).ok());
+  const std::string dir = ScratchDir() + "/chase";
+  ::mkdir(dir.c_str(), 0755);
+  std::vector<PlanItem> plan;
+  ASSERT_TRUE(MakePlan(*v, {"KRK"}, dir, &plan).ok());
+  BuildOptions opts;
+  opts.dir = dir;
+  const Status st = BuildPlan(*v, plan, opts);
+  EXPECT_EQ(st.code(), Status::Code::kUnsupported) << st.ToString();
+  EXPECT_NE(st.message().find("perpetual chasing"), std::string::npos) << st.message();
+  struct stat info;
+  EXPECT_NE(::stat(Path(dir, "KRK").c_str(), &info), 0);
+}
+
 TEST(TableFiles, InterruptedBuildIsResumed) {
   const Variant& v = BuiltinVariant("xiangqi");
   const std::string dir = ScratchDir() + "/resume";
