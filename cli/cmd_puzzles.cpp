@@ -597,7 +597,7 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
                       {"cooks", r.verdict.cooks},                 {"reason", r.verdict.reason},
                       {"book_notes", r.verdict.book_notes},       {"nodes", r.verdict.nodes},
                       {"seconds", r.verdict.seconds},             {"verified_at", r.verdict.verified_at},
-                      {"solver", r.verdict.solver},
+                      {"solver", r.verdict.solver},               {"rules", VerdictRules(r.verdict)},
                       {"checked", CheckedClaim(r.verdict.checked)},       {"checked_from", r.verdict.checked_from},
                       {"proof_check", NameOrNull(ProofCheckName(r.verdict.proof_check))},
                       {"cooks_check", CooksCheckJson(r.verdict)}};
@@ -650,6 +650,10 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
       else if (vd.proof_check == 0) out += ", re-check incomplete";
       if (!vd.solver.empty()) out += " (" + vd.solver + ")";
       out += "\n";
+      // A verdict reached under `verify --set` options holds under those rules only.
+      std::string rules;
+      for (const std::string& o : VerdictRules(vd)) rules += (rules.empty() ? "" : ", ") + o;
+      if (!rules.empty()) out += Wrap("Rules: " + rules + " (set for this verdict)", 76, "  ");
       // A record without a claim was checked against one read elsewhere: say which.
       if (!vd.checked_from.empty())
         out += Wrap(std::string("Claim checked: ") + ClaimName(vd.checked) + " (" + vd.checked_from + ")", 76, "  ");

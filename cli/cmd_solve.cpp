@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -414,6 +415,7 @@ json VerifyJson(const Job& job) {
   // "mate", "before mate" (the book judges the position where it stops), or null.
   j["book_end"] = job.report.book_end == BookEnd::kNone ? json(nullptr) : json(BookEndName(job.report.book_end));
   j["reason"] = v.reason;
+  j["rules"] = VerdictRules(v);  // the --set options the verdict holds under ([]: the variant's own)
   j["nodes"] = v.nodes;
   j["seconds"] = std::round(v.seconds * 1000) / 1000;
   if (job.id) j["id"] = FormatPuzzleId(job.id);
@@ -443,7 +445,9 @@ void PrintVerifyLine(const Job& job) {
 void PrintVerifyDetails(const Job& job) {
   std::shared_ptr<const Variant> v;
   Position pos;
-  if (!LoadVariant(job.record.variant, &v).ok() || !Position::FromFen(*v, job.record.fen, &pos).ok()) return;
+  if (!LoadVariant(job.record.variant, &v, VerdictRules(job.report.verdict)).ok() ||
+      !Position::FromFen(*v, job.record.fen, &pos).ok())
+    return;
   std::printf("\n");
   PrintSolve(pos, job.report.solve);
   std::printf("\n");
@@ -532,6 +536,7 @@ void RegisterVerify(CLI::App& app) {
   auto near_share = std::make_shared<double>(VerifyOptions().book_walk_near_share);
   auto assume = std::make_shared<std::string>();
   auto show = std::make_shared<bool>(false);
+  auto rules = std::make_shared<std::vector<std::string>>();
   cmd->add_option("paths", *paths, "XQF / eglib / FEN-list / PGN files or folders (read through the importer)");
   auto* st_opt = cmd->add_option("--store", *store_dir, "Verify the records of this puzzle store and save each verdict");
   cmd->add_option("--collection", *collection, "With --store: only this collection")->needs(st_opt);
@@ -569,6 +574,10 @@ void RegisterVerify(CLI::App& app) {
                 "summary goes to stderr");
   cmd->add_flag("--quiet,-q", *quiet, "No progress bar");
   cmd->add_flag("--show", *show, "Also draw each board with the best line (Chinese and ICCS) and the winning first moves");
+  cmd->add_option("--set", *rules,
+                  "Rule option SECTION.KEY=VALUE applied to every puzzle's variant, e.g. "
+                  "rules.perpetual_chase=loss; each verdict names the options it holds under (repeat --set for several)")
+      ->allow_extra_args(false);
   cmd->callback([=] {
     search->Validate();
     if (paths->empty() == store_dir->empty())
@@ -616,11 +625,23 @@ void RegisterVerify(CLI::App& app) {
       return;
     }
 
+    // A rule option that does not apply is refused before any puzzle is
+    // verified (once per variant of the collection).
+    if (!rules->empty()) {
+      std::set<std::string> variants;
+      for (const Job& j : work) variants.insert(j.record.variant.empty() ? "xiangqi" : j.record.variant);
+      for (const std::string& id : variants) {
+        std::shared_ptr<const Variant> v;
+        Status st = LoadVariant(id, &v, *rules);
+        if (!st.ok()) throw CommandError{"verify: --set: " + st.message(), 2};
+      }
+    }
+
     // Tables per variant would need one set each; collections are Xiangqi.
     std::shared_ptr<const Variant> tb_variant;  // outlives the tables
     Tables tb;
     if (!search->tb_dir.empty()) {
-      Status st = LoadVariant(work[0].record.variant, &tb_variant);
+      Status st = LoadVariant(work[0].record.variant, &tb_variant, *rules);
       if (!st.ok()) throw CommandError{st.message(), 1};
       tb.Open(search->tb_dir, *tb_variant, search->tb_missing);
     }
@@ -632,6 +653,7 @@ void RegisterVerify(CLI::App& app) {
     vo.book_walk_near_open = *near_open;
     vo.book_walk_near_share = *near_share;
     if (!assume->empty()) ParseClaim(*assume, &vo.default_claim);
+    vo.rule_overrides = *rules;
 
     signal(SIGINT, OnSolveInterrupt);
     const auto t0 = std::chrono::steady_clock::now();

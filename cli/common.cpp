@@ -9,7 +9,10 @@ namespace canju::cli {
 void VariantOptions::Add(CLI::App* cmd) {
   cmd->add_option("--variant,-v", variant, "Variant id (see `canju variants`) or a definition file")
       ->capture_default_str();
-  cmd->add_option("--set", overrides, "Rule option SECTION.KEY=VALUE, e.g. rules.promotion_pieces=QRBN");
+  // One value per --set (repeat it), so that a positional argument after it
+  // is not taken for a second option.
+  cmd->add_option("--set", overrides, "Rule option SECTION.KEY=VALUE, e.g. rules.promotion_pieces=QRBN (repeatable)")
+      ->allow_extra_args(false);
 }
 
 std::shared_ptr<const Variant> VariantOptions::Load() const {

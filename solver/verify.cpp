@@ -24,6 +24,21 @@ namespace canju {
 const char* SolverVersion() { return "canju-dfpn 2"; }
 
 namespace {
+constexpr const char* kRuleSeparator = "; ";
+}  // namespace
+
+std::vector<std::string> VerdictRules(const Verdict& v) {
+  std::vector<std::string> rules;
+  const std::string sep = kRuleSeparator;
+  for (size_t at = v.solver.find(sep); at != std::string::npos;) {
+    const size_t from = at + sep.size();
+    at = v.solver.find(sep, from);
+    rules.push_back(v.solver.substr(from, at == std::string::npos ? std::string::npos : at - from));
+  }
+  return rules;
+}
+
+namespace {
 
 std::string Plies(int n) { return std::to_string(n) + (n == 1 ? " ply" : " plies"); }
 
@@ -685,6 +700,7 @@ Status VerifyOnOneThread(const Record& rec, const VerifyOptions& options, Verify
   Verdict& v = out->verdict;
   v.verified_at = static_cast<int64_t>(std::time(nullptr));
   v.solver = SolverVersion();
+  for (const std::string& o : options.rule_overrides) v.solver += kRuleSeparator + o;
   v.kind = VerdictKind::kUnproven;
 
   auto it = rec.tags.find("import_error");
@@ -693,7 +709,7 @@ Status VerifyOnOneThread(const Record& rec, const VerifyOptions& options, Verify
     return Status::InvalidArgument(rec.source + ": " + v.reason);
   }
   std::shared_ptr<const Variant> variant;
-  Status st = LoadVariant(rec.variant.empty() ? "xiangqi" : rec.variant, &variant);
+  Status st = LoadVariant(rec.variant.empty() ? "xiangqi" : rec.variant, &variant, options.rule_overrides);
   if (!st.ok()) {
     v.reason = "unknown variant: " + st.message();
     return st.WithContext(rec.source);

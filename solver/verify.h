@@ -51,6 +51,11 @@ struct VerifyOptions {
   // composer's result); only a decided result counts. 0: the line's end is
   // not read.
   double claim_solve_share = 0.01;
+  // Rule options applied to each record's own variant (LoadVariant's
+  // overrides, e.g. "rules.perpetual_chase=loss"); the verdict's `solver`
+  // text names them (VerdictRules), so that a stored verdict says which
+  // rules it holds under.
+  std::vector<std::string> rule_overrides;
 };
 
 // Where the book's main line departs from best play.
@@ -121,6 +126,11 @@ struct RecheckCounts {
 
 // Name and version written into Verdict::solver.
 const char* SolverVersion();
+
+// The rule options a verdict was reached under (VerifyOptions::
+// rule_overrides): Verdict::solver is the version, then "; option" for each.
+// Empty for the variant's own rules.
+std::vector<std::string> VerdictRules(const Verdict& v);
 
 namespace verify_internal {
 // The verdict a solve gives: its result read against the claim, its line

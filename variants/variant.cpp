@@ -136,7 +136,11 @@ Status Variant::Parse(const std::string& text, const std::string& source, std::u
                       const std::vector<std::string>& overrides) {
   std::unique_ptr<Variant> v(new Variant());
   v->source_ = source;
+  // Entries set by an override carry line -(its index + 1): an error in one
+  // names the option, not a line of the file.
   auto err = [&](int line, const std::string& msg) {
+    if (line < 0 && static_cast<size_t>(-line) <= overrides.size())
+      return Status::InvalidArgument(source + ": option '" + overrides[-line - 1] + "': " + msg);
     return Status::InvalidArgument(source + ":" + std::to_string(line) + ": " + msg);
   };
 
@@ -182,7 +186,9 @@ Status Variant::Parse(const std::string& text, const std::string& source, std::u
   }
 
   // Apply overrides: "section.key=value", section being "rules" or "piece NAME".
-  for (const std::string& o : overrides) {
+  for (size_t oi = 0; oi < overrides.size(); ++oi) {
+    const std::string& o = overrides[oi];
+    const int option_line = -static_cast<int>(oi + 1);
     size_t eq = o.find('=');
     size_t dot = o.substr(0, eq).rfind('.');
     if (eq == std::string::npos || dot == std::string::npos)
@@ -198,10 +204,10 @@ Status Variant::Parse(const std::string& text, const std::string& source, std::u
     if (!target) {
       if (sec[0] != "rules" && sec[0] != "variant")
         return Status::InvalidArgument(source + ": option '" + o + "': no section [" + o.substr(0, dot) + "]");
-      sections.push_back(Section{sec[0], name, 0, {}});
+      sections.push_back(Section{sec[0], name, option_line, {}});
       target = &sections.back();
     }
-    target->entries[key] = {value, 0};
+    target->entries[key] = {value, option_line};
   }
 
   // Check that a section uses only known keys.

@@ -405,6 +405,55 @@ TEST_F(SolveCommands, PuzzlesShowNamesEachCookAndItsReCheck) {
   std::remove(file.c_str());
 }
 
+// `verify --set`: rule options applied to every puzzle; each verdict names
+// them (in the JSON, and in the store, where `puzzles show` says so).
+TEST_F(SolveCommands, VerifyTakesRuleOptionsAndEachVerdictNamesThem) {
+  const std::string dir = ::testing::TempDir() + "canju_verify_rules_" + std::to_string(getpid());
+  const std::string file = dir + ".fen";
+  std::filesystem::remove_all(dir);
+  {
+    std::ofstream f(file);
+    f << kMateIn5 << "; id \"five\"; claim \"win\"\n";
+  }
+  Result plain = RunCanju({"verify", "--json", "--quiet", "--nodes", "300000", file});
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  const json p = OneObject(plain);
+  ASSERT_TRUE(p.is_object()) << plain.out;
+  EXPECT_EQ(p["rules"], json::array()) << plain.out;
+  // (--set before the path: it takes one value, not the path too.)
+  Result chase = RunCanju({"verify", "--json", "--quiet", "--nodes", "300000", "--set",
+                           "rules.perpetual_chase=loss", file});
+  ASSERT_EQ(chase.code, 0) << chase.err;
+  const json c = OneObject(chase);
+  ASSERT_TRUE(c.is_object()) << chase.out;
+  EXPECT_EQ(c["rules"], json::array({"rules.perpetual_chase=loss"})) << chase.out;
+  EXPECT_EQ(c["verdict"], "confirmed");
+  EXPECT_EQ(c["mate_plies"], p["mate_plies"]);  // (a mate by checks: chasing plays no part)
+  // A value the rule does not take is refused before anything is verified.
+  Result bad = RunCanju({"verify", "--json", "--quiet", "--set", "rules.perpetual_chase=win", file});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_TRUE(bad.out.empty()) << bad.out;
+  EXPECT_NE(bad.err.find("option 'rules.perpetual_chase=win'"), std::string::npos) << bad.err;
+  // Stored: the verdict keeps its rules.
+  ASSERT_EQ(RunCanju({"import", "--quiet", "--store", dir, file}).code, 0);
+  ASSERT_EQ(RunCanju({"verify", "--store", dir, "--quiet", "--nodes", "300000", "--set",
+                      "rules.perpetual_chase=loss"})
+                .code,
+            0);
+  const json listed = OneObject(RunCanju({"puzzles", "list", "--json", "--store", dir}));
+  ASSERT_TRUE(listed.is_object());
+  const std::string id = listed["id"].get<std::string>();
+  Result show = RunCanju({"puzzles", "show", "--json", "--store", dir, id});
+  const json s = json::parse(show.out, nullptr, false);
+  ASSERT_TRUE(s.is_object()) << show.out;
+  EXPECT_EQ(s["verdict"]["rules"], json::array({"rules.perpetual_chase=loss"})) << show.out;
+  EXPECT_EQ(s["verdict"]["line_end"], "mate") << show.out;
+  Result text = RunCanju({"puzzles", "show", "--store", dir, id});
+  EXPECT_NE(text.out.find("Rules: rules.perpetual_chase=loss (set for this verdict)"), std::string::npos) << text.out;
+  std::filesystem::remove_all(dir);
+  std::remove(file.c_str());
+}
+
 TEST_F(SolveCommands, VerifyStoresVerdictsAndRetriesTheUnprovenOnes) {
   const std::string dir = ::testing::TempDir() + "canju_verify_store_" + std::to_string(getpid());
   const std::string file = dir + ".fen";

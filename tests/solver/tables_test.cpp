@@ -101,6 +101,35 @@ TEST_F(Tables, RootInTheTablesIsAnsweredFromThem) {
   EXPECT_EQ(r.first_moves[0].move, r.pv[0]);
 }
 
+// The tables count a cycle of chases a draw; where perpetual chasing loses
+// (rules.perpetual_chase=loss) such a draw may be a win, so the oracle
+// answers only the tables' wins and losses and leaves their draws to the
+// search.
+TEST_F(Tables, UnderPerpetualChasingTheOracleLeavesTheTablesDrawsToTheSearch) {
+  std::shared_ptr<const Variant> chasing;
+  ASSERT_TRUE(LoadVariant("xiangqi", &chasing, {"rules.perpetual_chase=loss"}).ok());
+  std::unique_ptr<TablebaseOracle> strict;
+  ASSERT_TRUE(OpenTablebaseOracle(dir_, *chasing, &strict).ok());
+  auto under = [&](const Variant& v, const char* fen) {
+    Position p;
+    EXPECT_TRUE(Position::FromFen(v, fen, &p).ok()) << fen;
+    return p;
+  };
+  // A bare king against king and advisor (KRKA's table after the rook is
+  // taken): a draw.
+  const char* kBareKing = "3k5/4a4/9/9/9/9/9/9/9/4K4 w";
+  TablebaseValue tv;
+  ASSERT_TRUE(oracle_->Probe(Pos(kBareKing), &tv));
+  ASSERT_EQ(tv.result, Claim::kDraw);
+  EXPECT_FALSE(strict->Probe(under(*chasing, kBareKing), &tv));
+  // A win is a win under either rule.
+  TablebaseValue plain, chase;
+  ASSERT_TRUE(oracle_->Probe(Pos(kRookAgainstAdvisor), &plain));
+  ASSERT_TRUE(strict->Probe(under(*chasing, kRookAgainstAdvisor), &chase));
+  EXPECT_EQ(chase.result, Claim::kWin);
+  EXPECT_EQ(chase.dtm, plain.dtm);
+}
+
 TEST_F(Tables, BookAuditReadsTheTables) {
   const Position p = Pos(kRookAgainstAdvisor);
   const SolveOptions so = WithTables(1'000'000, 4);

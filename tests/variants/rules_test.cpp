@@ -370,6 +370,10 @@ TEST(DefinitionErrors, ReportFileLineAndReason) {
       {Replace(kTinyDefinition, "board = 3x3\n", "board = 3x30\n"), "tiny.ini:3:", "board"},
       {Replace(kTinyDefinition, "start = k2/3/2K w\n", "start = k2/3/2Z w\n"), "tiny.ini:4:", "unknown piece 'Z'"},
       {Replace(kTinyDefinition, "[piece rook]\n", "[pieces rook]\n"), "tiny.ini:9:", "unknown section"},
+      {std::string(kTinyDefinition) + "[rules]\nperpetual_chase = sometimes\n", "tiny.ini:13:",
+       "perpetual_chase must be loss or draw"},
+      {std::string(kTinyDefinition) + "[rules]\nperpetual_chase = win\n", "tiny.ini:13:",
+       "perpetual_chase must be loss or draw"},
   };
   for (const Case& c : cases) {
     Status st = ParseDefinition(c.text);
@@ -387,6 +391,21 @@ TEST(DefinitionErrors, OverridesNameTheOption) {
   st = LoadVariant("cannonchess", &v, {"nonsense"});
   EXPECT_FALSE(st.ok());
   EXPECT_TRUE(Contains(st.message(), "SECTION.KEY=VALUE")) << st.message();
+  // A value the rule does not take: the option is named (not a line of the
+  // definition file, which it is not on).
+  st = LoadVariant("xiangqi", &v, {"rules.perpetual_check=loss", "rules.perpetual_chase=win"});
+  EXPECT_FALSE(st.ok());
+  EXPECT_TRUE(Contains(st.message(), "option 'rules.perpetual_chase=win'")) << st.message();
+  EXPECT_TRUE(Contains(st.message(), "perpetual_chase must be loss or draw")) << st.message();
+  EXPECT_FALSE(Contains(st.message(), ":0:")) << st.message();
+  st = LoadVariant("xiangqi", &v, {"rules.chase=loss"});
+  EXPECT_FALSE(st.ok());
+  EXPECT_TRUE(Contains(st.message(), "option 'rules.chase=loss'")) << st.message();
+  EXPECT_TRUE(Contains(st.message(), "unknown key 'chase'")) << st.message();
+  // Both settings load, and the default is a draw.
+  ASSERT_TRUE(LoadVariant("xiangqi", &v, {"rules.perpetual_chase=loss"}).ok());
+  EXPECT_EQ(v->rules().perpetual_chase, Outcome::kLoss);
+  EXPECT_EQ(BuiltinVariant("xiangqi").rules().perpetual_chase, Outcome::kDraw);
 }
 
 }  // namespace
