@@ -6,7 +6,7 @@
 //   build/bench/solver_bench [--seconds S | --nodes N] [--wall-clock] [--jobs J] [--every N]
 //                            [--hash MB] [--material-weight W] [--tb DIR [--tb-missing N]] [--walk-share F]
 //                            [--walk-near-open N] [--walk-near-share F] [--no-book-walk]
-//                            [--markdown FILE] [PATH...]
+//                            [--set SECTION.KEY=VALUE]... [--markdown FILE] [PATH...]
 //
 // --tb DIR probes the endgame tables in DIR at the root and at the leaves
 // (build them with bench/solver_tables.sh; their build time is reported
@@ -24,6 +24,8 @@
 // where it stops with at most N of the loser's replies open (0: never),
 // --walk-near-share F up to that share;
 // --no-book-walk leaves the walk out (before and after the solve).
+// --set applies a rule option to every puzzle (VerifyOptions::
+// rule_overrides), e.g. rules.perpetual_chase=loss for its cost.
 // --material-weight W sets SolveOptions::material_weight (0 = the search
 // without the material heuristic, for comparisons); --killers 0 turns
 // SolveOptions::killers off. --threads T races T searchers on each puzzle
@@ -119,6 +121,7 @@ int main(int argc, char** argv) {
   bool cpu_clock = true;  // seconds of the solving thread's CPU time (--wall-clock: of the clock)
   uint64_t nodes = 0;  // a node budget instead of seconds: the same work on a busy machine
   int tb_missing = 0;
+  std::vector<std::string> rule_overrides;
   std::vector<std::string> paths;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -138,11 +141,12 @@ int main(int argc, char** argv) {
     else if (a == "--walk-share" && i + 1 < argc) walk_share = std::atof(argv[++i]);
     else if (a == "--walk-near-open" && i + 1 < argc) walk_near_open = std::atoi(argv[++i]);
     else if (a == "--walk-near-share" && i + 1 < argc) walk_near_share = std::atof(argv[++i]);
+    else if (a == "--set" && i + 1 < argc) rule_overrides.push_back(argv[++i]);
     else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr,
                    "usage: solver_bench [--seconds S] [--jobs J] [--every N] [--nodes N] [--wall-clock] [--hash MB] [--material-weight W] [--killers 0|1] [--threads T] [--tb DIR] "
                    "[--tb-missing N] [--walk-share F] [--walk-near-open N] [--walk-near-share F] [--no-book-walk] "
-                   "[--markdown FILE] "
+                   "[--set SECTION.KEY=VALUE] [--markdown FILE] "
                    "[PATH...]\n");
       return 2;
     } else {
@@ -158,6 +162,13 @@ int main(int argc, char** argv) {
     }
   }
 
+  if (!rule_overrides.empty()) {
+    std::shared_ptr<const Variant> v;
+    if (Status st = LoadVariant("xiangqi", &v, rule_overrides); !st.ok()) {
+      std::fprintf(stderr, "solver_bench: --set: %s\n", st.ToString().c_str());
+      return 2;
+    }
+  }
   std::vector<Item> items;
   for (const std::string& path : paths) {
     int n = 0;
@@ -175,8 +186,10 @@ int main(int argc, char** argv) {
   char seconds_text[32];
   std::snprintf(seconds_text, sizeof seconds_text, "%.1f s %s", seconds, cpu_clock ? "CPU" : "wall-clock");
   const std::string budget = nodes > 0 ? std::to_string(nodes) + " nodes" : seconds_text;
-  std::fprintf(stderr, "solver_bench: %zu puzzles, %s each, %d thread(s)%s%s\n", items.size(), budget.c_str(), jobs,
-               tb_dir.empty() ? "" : ", tables in ", tb_dir.c_str());
+  std::string rules;
+  for (const std::string& o : rule_overrides) rules += ", " + o;
+  std::fprintf(stderr, "solver_bench: %zu puzzles, %s each, %d thread(s)%s%s%s\n", items.size(), budget.c_str(), jobs,
+               tb_dir.empty() ? "" : ", tables in ", tb_dir.c_str(), rules.c_str());
 
   VerifyOptions vo;
   vo.solve.max_seconds = nodes ? 0 : seconds;
@@ -191,6 +204,7 @@ int main(int argc, char** argv) {
   vo.book_walk_near_open = walk_near_open;
   vo.book_walk_near_share = walk_near_share;
   vo.default_claim = Claim::kWin;  // line lists: the claim the end of a book line does not show
+  vo.rule_overrides = rule_overrides;
   std::unique_ptr<TablebaseOracle> tables;
   std::shared_ptr<const Variant> xiangqi;
   if (!tb_dir.empty()) {
