@@ -404,6 +404,7 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
   if (killers_ && killer_[ply] && kids.size() > 1) PreferKiller(ply, &kids);
 
   Result r{1, 1, 0, kNoRep};
+  Result open{kUnit, kUnit, 0, kNoRep};  // the last numbers before a decision (a new node's before any)
   uint32_t proof_move = 0;
   if (kids.empty()) {
     Child c{};
@@ -472,6 +473,7 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
         r = {sum, best_num, 0, kNoRep};
       }
     }
+    if (!decided) open = r;
     if (decided || r.pn >= thpn || r.dn >= thdn || aborted_ || Stop()) break;
 
     // Descend into the most promising child.
@@ -503,11 +505,20 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
     if (r.rep >= ply) {
       if (r.pn == 0) tt_->StoreProof(key, r.len, proof_move, work);
       else tt_->StoreDisproof(key, depth, work);
+    } else if (r.pn == 0) {
+      // Proved only on this path (the loser repeats above it: his perpetual
+      // check, or chase where chasing loses): the numbers from before the
+      // proof, and its move as a hint for the re-check, which walks this
+      // path again. Stored as "nearly proved" (pn 1), such a node lured
+      // every other path to it, where it was not: under perpetual chasing,
+      // which makes most cycles decisive, the df-pn thrashed (a 4×4 knight
+      // ending proved in 0.6 M nodes without the rule stayed open after 14 M
+      // with it; docs/solver.md, "Chasing").
+      tt_->StoreNumbers(key, depth, open.pn, open.dn, work, proof_move);
     } else {
-      // Decided only on this path: a strong hint, not a fact. A proof's move
-      // is kept as a hint for the re-check, which walks this path again.
-      tt_->StoreNumbers(key, depth, r.pn == 0 ? 1 : kBig, r.pn == 0 ? kBig : 1, work,
-                        r.pn == 0 ? proof_move : 0);
+      // Disproved only on this path (a repetition the winner cannot avoid
+      // there, a draw or his loss): a strong hint, not a fact.
+      tt_->StoreNumbers(key, depth, kBig, 1, work);
     }
   } else {
     tt_->StoreNumbers(key, depth, r.pn, r.dn, work);
