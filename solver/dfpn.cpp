@@ -513,7 +513,7 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
       // every other path to it, where it was not: under perpetual chasing,
       // which makes most cycles decisive, the df-pn thrashed (a 4×4 knight
       // ending proved in 0.6 M nodes without the rule stayed open after 14 M
-      // with it; docs/solver.md, "Chasing").
+      // with it; docs/solver.md, "GHI").
       tt_->StoreNumbers(key, depth, open.pn, open.dn, work, proof_move);
     } else {
       // Disproved only on this path (a repetition the winner cannot avoid
