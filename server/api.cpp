@@ -8,6 +8,7 @@
 
 #include "puzzles/position_key.h"
 #include "solver/solver.h"
+#include "solver/verify.h"
 #include "variants/display.h"
 #include "variants/notation.h"
 #include "variants/position.h"
@@ -224,7 +225,10 @@ json MateExactJson(int mate_plies, int8_t mate_exact) {
 // The claim a verdict checked: its name, or null when none was recorded.
 json CheckedClaim(Claim c) { return c == Claim::kUnknown ? json(nullptr) : json(ClaimName(c)); }
 
-json VerdictJson(const Verdict& vd, const Position* start) {
+// `start`: the puzzle's position, for the moves' text; `line_start`: the same
+// position under the rules the verdict was reached under (VerdictRules), for
+// how its line ends; null where either cannot be read.
+json VerdictJson(const Verdict& vd, const Position* start, const Position* line_start) {
   json j = {{"kind", VerdictName(vd.kind)},
             {"proven", ClaimName(vd.proven)},
             {"mate_plies", vd.mate_plies},
@@ -232,6 +236,7 @@ json VerdictJson(const Verdict& vd, const Position* start) {
             {"cooks_scope", CooksScopeName(vd.cooks_scope)},
             {"reason", vd.reason},
             {"solver", vd.solver},
+            {"rules", VerdictRules(vd)},
             {"nodes", vd.nodes},
             {"seconds", vd.seconds},
             {"verified_at", vd.verified_at},
@@ -244,7 +249,8 @@ json VerdictJson(const Verdict& vd, const Position* start) {
   // How the line ends (solver's HowLineEnds): "mate", "perpetual_check",
   // "open"; null without a line, a win or loss, or the position.
   LineEnd end;
-  j["line_end"] = start && HowLineEnds(*start, vd.pv, vd.proven, &end) ? json(LineEndName(end)) : json(nullptr);
+  j["line_end"] =
+      line_start && HowLineEnds(*line_start, vd.pv, vd.proven, &end) ? json(LineEndName(end)) : json(nullptr);
   if (start) {
     j["pv"] = MoveSequence(*start, vd.pv, false);
     j["cooks"] = MoveSequence(*start, vd.cooks, true);
@@ -623,13 +629,23 @@ ApiReply Api::Puzzle(const std::string& id_text) {
   if (!st.ok()) {
     // Metadata still shows; the board and the tree cannot.
     j["problem"] = st.message();
-    j["verdict"] = VerdictJson(r.verdict, nullptr);
+    j["verdict"] = VerdictJson(r.verdict, nullptr, nullptr);
     j["tree"] = json{{"nodes", json::array()}, {"truncated", false}, {"illegal", 0}};
     if (v) j["variant_info"] = VariantJson(*v);
     return {200, j};
   }
   j["variant_info"] = VariantJson(*v);
-  j["verdict"] = VerdictJson(r.verdict, &start);
+  // A verdict reached under `verify --set` options has its line replayed
+  // under them: the same moves can end in a perpetual check under one rule
+  // set and stay open under another.
+  const std::vector<std::string> rules = VerdictRules(r.verdict);
+  std::shared_ptr<const Variant> ruled = v;
+  Position line_start = start;
+  bool line_readable = true;
+  if (!rules.empty())
+    line_readable =
+        LoadVariant(r.variant, &ruled, rules).ok() && Position::FromFen(*ruled, r.fen, &line_start).ok();
+  j["verdict"] = VerdictJson(r.verdict, &start, line_readable ? &line_start : nullptr);
   TreeBuilder tree(*v, start.side_to_move());
   j["tree"] = tree.Build(start, r);
   return {200, j};

@@ -348,6 +348,8 @@ function renderVerdict() {
     box.append(el('p', { id: 'checked' }, el('b', { text: 'Claim checked: ' }), `${v.checked} (${v.checked_from})`));
   }
   if (v.reason) box.append(el('p', {}, el('b', { text: 'Why: ' }), v.reason));
+  // Options the verdict was reached under (`verify --set`), as `puzzles show` prints them.
+  if (v.rules && v.rules.length) box.append(el('p', {}, el('b', { text: 'Rules: ' }), v.rules.join(', ')));
   if (v.book_notes.length) {
     const ul = el('ul', { class: 'notes' });
     for (const n of v.book_notes) ul.append(el('li', { text: n }));

@@ -161,6 +161,31 @@ TEST_F(ApiTest, ListsSearchesAndFilters) {
   EXPECT_EQ(Get("/api/puzzles?offset=10").body["puzzles"].size(), 0u);
 }
 
+// A verdict reached under `verify --set` options: its line is replayed under
+// them. The book's line ends with Black stalemated — a mate where stalemate
+// loses, open where it is a draw.
+TEST(ApiVerdictRules, TheLineEndIsReadUnderTheVerdictsRules) {
+  for (const bool drawn : {false, true}) {
+    SCOPED_TRACE(drawn ? "stalemate draws" : "the variant's own rules");
+    Verdict vd = testing_util::ServeTestRecords()[0].verdict;
+    vd.pv = {"e1d1", "d9e9", "d1d8"};
+    vd.mate_plies = 3;
+    vd.solver = drawn ? "canju-dfpn 2; rules.stalemate=draw" : "canju-dfpn 2";
+    ServeFixture fx;
+    fx.Build(&vd);
+    fx.Serve();
+    httplib::Client cli("127.0.0.1", fx.port());
+    cli.set_read_timeout(120, 0);
+    auto res = cli.Get(("/api/puzzle/" + fx.id(0)).c_str());
+    ASSERT_TRUE(res);
+    ASSERT_EQ(res->status, 200) << res->body;
+    const json v = json::parse(res->body)["verdict"];
+    EXPECT_EQ(v["line_end"], drawn ? "open" : "mate");
+    EXPECT_EQ(v["rules"], drawn ? json::array({"rules.stalemate=draw"}) : json::array());
+    ASSERT_EQ(v["pv"].size(), 3u);
+  }
+}
+
 TEST_F(ApiTest, PuzzleHasTreeNotationVerdictAndAppearances) {
   Reply r = Get("/api/puzzle/" + fx_.id(0));
   ASSERT_EQ(r.status, 200) << r.raw;

@@ -124,8 +124,9 @@ class ServeFixture {
     std::filesystem::remove_all(dir_, ec);
   }
 
-  // Fills the store; ids of the records in ServeTestRecords() order.
-  void Build() {
+  // Fills the store; ids of the records in ServeTestRecords() order. With
+  // `first_verdict`, that verdict is stored for the first record instead.
+  void Build(const Verdict* first_verdict = nullptr) {
     std::unique_ptr<PuzzleStore> store;
     Status st = PuzzleStore::Open(dir_, PuzzleStore::Options(), &store);
     ASSERT_TRUE(st.ok()) << st.ToString();
@@ -135,7 +136,7 @@ class ServeFixture {
     ASSERT_EQ(added.added, 4) << (added.outcomes.empty() ? "" : added.outcomes.back().reason);
     for (const AddOutcome& o : added.outcomes) ids_.push_back(FormatPuzzleId(o.id));
     // As `canju verify` would (whether or not AddRecords kept it).
-    st = store->SaveVerdict(added.outcomes[0].id, ServeTestRecords()[0].verdict);
+    st = store->SaveVerdict(added.outcomes[0].id, first_verdict ? *first_verdict : ServeTestRecords()[0].verdict);
     ASSERT_TRUE(st.ok()) << st.ToString();
   }
 
