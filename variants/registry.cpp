@@ -55,10 +55,15 @@ Status LoadVariant(const std::string& id_or_path, std::shared_ptr<const Variant>
     ss << in.rdbuf();
     text = ss.str();
     source = id_or_path;
-  } else {
-    if (overrides.empty()) {
+  }
+  // Built-ins are cached per set of overrides: `verify --set` loads the same
+  // variant and options once per puzzle.
+  std::string cache_key = id_or_path;
+  for (const std::string& o : overrides) cache_key += '\0' + o;
+  if (!is_path) {
+    {
       std::lock_guard<std::mutex> lock(CacheMutex());
-      auto it = Cache().find(id_or_path);
+      auto it = Cache().find(cache_key);
       if (it != Cache().end()) return *out = it->second, Status::OK();
     }
     for (int i = 0; i < kEmbeddedDefinitionCount; ++i)
@@ -76,9 +81,9 @@ Status LoadVariant(const std::string& id_or_path, std::shared_ptr<const Variant>
   std::unique_ptr<Variant> v;
   if (Status st = Variant::Parse(text, source, &v, overrides); !st.ok()) return st;
   std::shared_ptr<const Variant> shared(std::move(v));
-  if (!is_path && overrides.empty()) {
+  if (!is_path) {
     std::lock_guard<std::mutex> lock(CacheMutex());
-    Cache()[id_or_path] = shared;
+    Cache()[cache_key] = shared;
   }
   *out = shared;
   return Status::OK();

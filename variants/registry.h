@@ -16,7 +16,7 @@ std::vector<std::string> BuiltinVariantIds();
 
 // Loads a variant: a built-in id ("xiangqi", "chess", "cannonchess") or the
 // path of a definition file (anything containing '/' or ending in ".ini").
-// Built-ins without overrides are parsed once and shared.
+// A built-in is parsed once per set of overrides and shared.
 Status LoadVariant(const std::string& id_or_path, std::shared_ptr<const Variant>* out,
                    const std::vector<std::string>& overrides = {});
 

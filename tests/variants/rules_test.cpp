@@ -408,5 +408,26 @@ TEST(DefinitionErrors, OverridesNameTheOption) {
   EXPECT_EQ(BuiltinVariant("xiangqi").rules().perpetual_chase, Outcome::kDraw);
 }
 
+TEST(Registry, ABuiltinIsParsedOncePerSetOfOverrides) {
+  // `verify --set` loads each puzzle's variant with the same options: one
+  // parse, shared; other options, or none, a variant of their own.
+  std::shared_ptr<const Variant> a, b, c, plain;
+  ASSERT_TRUE(LoadVariant("xiangqi", &a, {"rules.perpetual_chase=loss"}).ok());
+  ASSERT_TRUE(LoadVariant("xiangqi", &b, {"rules.perpetual_chase=loss"}).ok());
+  ASSERT_TRUE(LoadVariant("xiangqi", &c, {"rules.perpetual_check=draw"}).ok());
+  ASSERT_TRUE(LoadVariant("xiangqi", &plain).ok());
+  EXPECT_EQ(a.get(), b.get());
+  EXPECT_NE(a.get(), c.get());
+  EXPECT_NE(a.get(), plain.get());
+  EXPECT_EQ(plain.get(), &BuiltinVariant("xiangqi"));
+  EXPECT_EQ(c->rules().perpetual_check, Outcome::kDraw);
+  EXPECT_EQ(c->rules().perpetual_chase, Outcome::kDraw);
+  EXPECT_EQ(plain->rules().perpetual_check, Outcome::kLoss);
+  // A refused option is not cached as if it had loaded.
+  std::shared_ptr<const Variant> bad;
+  EXPECT_FALSE(LoadVariant("xiangqi", &bad, {"rules.perpetual_chase=win"}).ok());
+  EXPECT_FALSE(LoadVariant("xiangqi", &bad, {"rules.perpetual_chase=win"}).ok());
+}
+
 }  // namespace
 }  // namespace canju
