@@ -98,8 +98,8 @@ Status TablebaseSet::Open(const std::string& dir, const Variant& v, size_t cache
     if (Status st = TableFile::Open(path, &t->file); !st.ok()) return st;
     const TableHeader& h = t->file->header();
     if (h.variant_fingerprint != fingerprint)
-      return Status::InvalidArgument(path + ": built under other rules than this " + v.id() +
-                                     " (" + h.rules + "); rebuild it or use a separate directory");
+      return Status::InvalidArgument(path + ": built under other rules (" + h.rules + ") than this " + v.id() +
+                                     "'s (" + RulesDescription(v) + "); rebuild it or use a separate directory");
     Material m;
     if (Status st = Material::Parse(v, h.material, &m); !st.ok()) return st.WithContext(path);
     if (Status st = t->index.Init(v, m); !st.ok()) return st.WithContext(path);

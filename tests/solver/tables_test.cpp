@@ -288,6 +288,21 @@ TEST(SmallBoardTables, UnderPerpetualChasingTheSearchStillFindsTheTablesMates) {
   ASSERT_TRUE(tb::BuildPlan(*plain, plan, bo).ok());
   std::unique_ptr<TablebaseOracle> table;
   ASSERT_TRUE(OpenTablebaseOracle(dir, *plain, &table).ok());
+  // The chase rule is not in the tables' rules (they follow the variant's
+  // other rules, which the search under it trusts for wins and losses); a
+  // rule they do model, changed, makes them refused by name.
+  {
+    std::unique_ptr<Variant> lenient;
+    ASSERT_TRUE(Variant::Parse(kSmallBoard, "chasing.ini", &lenient, {"rules.perpetual_check=draw"}).ok());
+    std::unique_ptr<TablebaseOracle> wrong;
+    const Status refused = OpenTablebaseOracle(dir, *lenient, &wrong);
+    EXPECT_EQ(refused.code(), Status::Code::kInvalidArgument) << refused.ToString();
+    EXPECT_NE(refused.message().find(".chasing.ctb"), std::string::npos) << refused.message();
+    EXPECT_NE(refused.message().find("other rules"), std::string::npos) << refused.message();
+    EXPECT_NE(refused.message().find("every repetition is a draw"), std::string::npos) << refused.message();
+    std::unique_ptr<TablebaseOracle> same;
+    EXPECT_TRUE(OpenTablebaseOracle(dir, *chasing, &same).ok());
+  }
 
   // Red to move wins; Red to move loses (Black's horse mates). The tables
   // count every cycle but perpetual check a draw, so a side that wins by
