@@ -588,13 +588,22 @@ void RegisterVerify(CLI::App& app) {
     if (!store_dir->empty()) {
       Status st = PuzzleStore::Open(*store_dir, PuzzleStore::Options(), &store);
       if (!st.ok()) throw CommandError{*store_dir + ": " + st.message(), 1};
-      int skipped = 0;
+      int skipped = 0, other_rules = 0;
+      std::vector<std::string> wanted_rules = *rules;  // in any order
+      std::sort(wanted_rules.begin(), wanted_rules.end());
       st = store->ForEachRecord(*collection, [&](PuzzleId id, const Record& r) {
         const bool again = *redo || (*retry_unproven && r.verdict.kind == VerdictKind::kUnproven);
-        if (!again && r.verdict.kind != VerdictKind::kNone) {
+        // A verdict reached under other `--set` options (or under the
+        // variant's own rules, when this run sets some) answers another
+        // question: it is verified again under this run's rules.
+        std::vector<std::string> held = VerdictRules(r.verdict);
+        std::sort(held.begin(), held.end());
+        const bool same_rules = held == wanted_rules;
+        if (!again && r.verdict.kind != VerdictKind::kNone && same_rules) {
           ++skipped;
           return true;
         }
+        if (!again && r.verdict.kind != VerdictKind::kNone) ++other_rules;
         Job j;
         j.record = r;
         j.id = id;
@@ -603,7 +612,11 @@ void RegisterVerify(CLI::App& app) {
       });
       if (!st.ok()) throw CommandError{*store_dir + ": " + st.message(), 1};
       if (skipped && (!*quiet || work.empty()))
-        std::fprintf(stderr, "%d record(s) already have a verdict (--redo verifies them again, --retry-unproven the unproven ones)\n", skipped);
+        std::fprintf(stderr, "%d record(s) already have a verdict%s (--redo verifies them again, --retry-unproven the unproven ones)\n", skipped,
+                     rules->empty() ? "" : " under these rules");
+      if (other_rules && !*quiet)
+        std::fprintf(stderr, "%d record(s) have a verdict reached under other rules: verified again, and replaced\n",
+                     other_rules);
     } else {
       for (const std::string& p : *paths) {
         Status st = ReadCollectionPath(p, ReadOptions{}, [&](FileResult&& f, size_t, size_t) {

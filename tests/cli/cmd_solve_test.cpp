@@ -523,6 +523,25 @@ TEST_F(SolveCommands, VerifyStoresVerdictsAndRetriesTheUnprovenOnes) {
     ++shown;
   }
   EXPECT_EQ(shown, 2);
+  // Verdicts reached under other rules answer another question: a run with
+  // `--set` verifies them again (and replaces them), then skips its own;
+  // the options' order does not matter. A plain run then verifies again
+  // what the `--set` run stored.
+  const std::vector<std::string> chase = {"--set", "rules.perpetual_chase=loss", "--set", "rules.perpetual_check=loss"};
+  std::vector<std::string> args = {"verify", "--store", dir, "--nodes", "5000"};
+  args.insert(args.end(), chase.begin(), chase.end());
+  Result other = RunCanju(args);
+  ASSERT_EQ(other.code, 0) << other.err;
+  EXPECT_EQ(verified(other), 2) << other.out;
+  EXPECT_NE(other.err.find("2 record(s) have a verdict reached under other rules"), std::string::npos) << other.err;
+  args = {"verify", "--store", dir, "--nodes", "5000", "--set", "rules.perpetual_check=loss", "--set",
+          "rules.perpetual_chase=loss"};
+  Result same = RunCanju(args);
+  ASSERT_EQ(same.code, 0) << same.err;
+  EXPECT_NE(same.err.find("2 record(s) already have a verdict under these rules"), std::string::npos) << same.err;
+  Result plain = RunCanju({"verify", "--store", dir, "--nodes", "5000"});
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  EXPECT_EQ(verified(plain), 2) << plain.out;
   std::filesystem::remove_all(dir);
   std::remove(file.c_str());
 }
