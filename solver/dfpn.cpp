@@ -505,20 +505,15 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
     if (r.rep >= ply) {
       if (r.pn == 0) tt_->StoreProof(key, r.len, proof_move, work);
       else tt_->StoreDisproof(key, depth, work);
-    } else if (r.pn == 0) {
-      // Proved only on this path (the loser repeats above it: his perpetual
-      // check, or chase where chasing loses): the numbers from before the
-      // proof, and its move as a hint for the re-check, which walks this
-      // path again. Stored as "nearly proved" (pn 1), such a node lured
-      // every other path to it, where it was not: under perpetual chasing,
-      // which makes most cycles decisive, the df-pn thrashed (a 4×4 knight
-      // ending proved in 0.6 M nodes without the rule stayed open after 14 M
-      // with it; docs/solver.md, "GHI").
-      tt_->StoreNumbers(key, depth, open.pn, open.dn, work, proof_move);
     } else {
-      // Disproved only on this path (a repetition the winner cannot avoid
-      // there, a draw or his loss): a strong hint, not a fact.
-      tt_->StoreNumbers(key, depth, kBig, 1, work);
+      // Decided only on this path: a repetition above it decides (the
+      // loser's perpetual check or chase; a cycle the winner cannot avoid).
+      // Stored with the numbers from before the decision, so that other
+      // paths see the node as it was; a proof keeps its move, a hint for
+      // the re-check that walks this path again. "Nearly proved" (pn 1)
+      // lured every path to such nodes, "nearly disproved" (dn 1) kept every
+      // path off them: docs/solver.md, "GHI".
+      tt_->StoreNumbers(key, depth, open.pn, open.dn, work, r.pn == 0 ? proof_move : 0);
     }
   } else {
     tt_->StoreNumbers(key, depth, r.pn, r.dn, work);
