@@ -593,17 +593,18 @@ void RegisterVerify(CLI::App& app) {
       std::sort(wanted_rules.begin(), wanted_rules.end());
       st = store->ForEachRecord(*collection, [&](PuzzleId id, const Record& r) {
         const bool again = *redo || (*retry_unproven && r.verdict.kind == VerdictKind::kUnproven);
-        // A verdict reached under other `--set` options (or under the
-        // variant's own rules, when this run sets some) answers another
-        // question: it is verified again under this run's rules.
-        std::vector<std::string> held = VerdictRules(r.verdict);
-        std::sort(held.begin(), held.end());
-        const bool same_rules = held == wanted_rules;
-        if (!again && r.verdict.kind != VerdictKind::kNone && same_rules) {
-          ++skipped;
-          return true;
+        if (!again && r.verdict.kind != VerdictKind::kNone) {
+          // A verdict reached under other `--set` options (or under the
+          // variant's own rules, when this run sets some) answers another
+          // question: it is verified again under this run's rules.
+          std::vector<std::string> held = VerdictRules(r.verdict);
+          std::sort(held.begin(), held.end());
+          if (held == wanted_rules) {
+            ++skipped;
+            return true;
+          }
+          ++other_rules;
         }
-        if (!again && r.verdict.kind != VerdictKind::kNone) ++other_rules;
         Job j;
         j.record = r;
         j.id = id;

@@ -9,8 +9,6 @@
 #include "puzzles/record.h"
 #include "solver/solver.h"
 #include "solver/verify.h"
-#include "variants/position.h"
-#include "variants/registry.h"
 
 namespace canju::cli {
 
@@ -30,19 +28,6 @@ inline nlohmann::json CooksCheckJson(const Verdict& v) {
 // "open" (it stops before either); null where it cannot be said.
 inline nlohmann::json LineEndJson(const std::optional<LineEnd>& end) {
   return end ? nlohmann::json(LineEndName(*end)) : nlohmann::json(nullptr);
-}
-
-// How a verdict's line ends, replayed from its record's position under the
-// rules the verdict was reached under (VerdictRules); nothing where it cannot
-// be said (no line, no win or loss, an unreadable position).
-inline std::optional<LineEnd> VerdictLineEnd(const std::string& variant, const std::string& fen, const Verdict& v) {
-  std::shared_ptr<const Variant> var;
-  Position root;
-  LineEnd end;
-  if (!LoadVariant(variant, &var, VerdictRules(v)).ok() || !Position::FromFen(*var, fen, &root).ok() ||
-      !HowLineEnds(root, v.pv, v.proven, &end))
-    return std::nullopt;
-  return end;
 }
 
 }  // namespace canju::cli

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <unordered_map>
 
 #include "puzzles/position_key.h"
@@ -225,10 +226,9 @@ json MateExactJson(int mate_plies, int8_t mate_exact) {
 // The claim a verdict checked: its name, or null when none was recorded.
 json CheckedClaim(Claim c) { return c == Claim::kUnknown ? json(nullptr) : json(ClaimName(c)); }
 
-// `start`: the puzzle's position, for the moves' text; `line_start`: the same
-// position under the rules the verdict was reached under (VerdictRules), for
-// how its line ends; null where either cannot be read.
-json VerdictJson(const Verdict& vd, const Position* start, const Position* line_start) {
+// `start`: the puzzle's position, for the moves' text (null where it cannot
+// be read); `line_end`: how the verdict's line ends (VerdictLineEnd).
+json VerdictJson(const Verdict& vd, const Position* start, std::optional<LineEnd> line_end) {
   json j = {{"kind", VerdictName(vd.kind)},
             {"proven", ClaimName(vd.proven)},
             {"mate_plies", vd.mate_plies},
@@ -246,11 +246,9 @@ json VerdictJson(const Verdict& vd, const Position* start, const Position* line_
   json notes = json::array();
   for (const std::string& n : vd.book_notes) notes.push_back(n);
   j["book_notes"] = notes;
-  // How the line ends (solver's HowLineEnds): "mate", "perpetual_check",
-  // "open"; null without a line, a win or loss, or the position.
-  LineEnd end;
-  j["line_end"] =
-      line_start && HowLineEnds(*line_start, vd.pv, vd.proven, &end) ? json(LineEndName(end)) : json(nullptr);
+  // "mate", "perpetual_check", "open"; null without a line, a win or loss,
+  // or the position.
+  j["line_end"] = line_end ? json(LineEndName(*line_end)) : json(nullptr);
   if (start) {
     j["pv"] = MoveSequence(*start, vd.pv, false);
     j["cooks"] = MoveSequence(*start, vd.cooks, true);
@@ -629,23 +627,13 @@ ApiReply Api::Puzzle(const std::string& id_text) {
   if (!st.ok()) {
     // Metadata still shows; the board and the tree cannot.
     j["problem"] = st.message();
-    j["verdict"] = VerdictJson(r.verdict, nullptr, nullptr);
+    j["verdict"] = VerdictJson(r.verdict, nullptr, std::nullopt);
     j["tree"] = json{{"nodes", json::array()}, {"truncated", false}, {"illegal", 0}};
     if (v) j["variant_info"] = VariantJson(*v);
     return {200, j};
   }
   j["variant_info"] = VariantJson(*v);
-  // A verdict reached under `verify --set` options has its line replayed
-  // under them: the same moves can end in a perpetual check under one rule
-  // set and stay open under another.
-  const std::vector<std::string> rules = VerdictRules(r.verdict);
-  std::shared_ptr<const Variant> ruled = v;
-  Position line_start = start;
-  bool line_readable = true;
-  if (!rules.empty())
-    line_readable =
-        LoadVariant(r.variant, &ruled, rules).ok() && Position::FromFen(*ruled, r.fen, &line_start).ok();
-  j["verdict"] = VerdictJson(r.verdict, &start, line_readable ? &line_start : nullptr);
+  j["verdict"] = VerdictJson(r.verdict, &start, VerdictLineEnd(r.variant, r.fen, r.verdict));
   TreeBuilder tree(*v, start.side_to_move());
   j["tree"] = tree.Build(start, r);
   return {200, j};

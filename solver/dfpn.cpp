@@ -512,10 +512,11 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
       // paths see the node as it was; a proof keeps its move, a hint for
       // the re-check that walks this path again. "Nearly proved" (pn 1)
       // lured every path to such nodes, "nearly disproved" (dn 1) kept every
-      // path off them — except in the depth-bounded searches of the
-      // shortest mate, where it proved more of them: docs/solver.md, "GHI".
+      // path off them — except in depth-bounded searches (the shortest
+      // mate's, the book audit's), whose exhaustion the hint speeds:
+      // docs/solver.md, "GHI".
       if (r.pn != 0 && q_.depth != kUnbounded)
-        tt_->StoreNumbers(key, depth, kBig, 1, work);  // a bounded search: the hint still speeds its exhaustion
+        tt_->StoreNumbers(key, depth, kBig, 1, work);
       else
         tt_->StoreNumbers(key, depth, open.pn, open.dn, work, r.pn == 0 ? proof_move : 0);
     }

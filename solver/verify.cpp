@@ -38,6 +38,16 @@ std::vector<std::string> VerdictRules(const Verdict& v) {
   return rules;
 }
 
+std::optional<LineEnd> VerdictLineEnd(const std::string& variant, const std::string& fen, const Verdict& v) {
+  std::shared_ptr<const Variant> var;
+  Position root;
+  LineEnd end;
+  if (!LoadVariant(variant, &var, VerdictRules(v)).ok() || !Position::FromFen(*var, fen, &root).ok() ||
+      !HowLineEnds(root, v.pv, v.proven, &end))
+    return std::nullopt;
+  return end;
+}
+
 namespace {
 
 std::string Plies(int n) { return std::to_string(n) + (n == 1 ? " ply" : " plies"); }

@@ -3,6 +3,7 @@
 // verdict: docs/solver.md.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,12 @@ const char* SolverVersion();
 // rule_overrides): Verdict::solver is the version, then "; option" for each.
 // Empty for the variant's own rules.
 std::vector<std::string> VerdictRules(const Verdict& v);
+
+// How a verdict's line ends, replayed from `fen` under the rules the verdict
+// was reached under (VerdictRules): the same moves can end in a perpetual
+// check under one rule set and stay open under another. Nothing where it
+// cannot be said (no line, no win or loss, an unreadable variant or position).
+std::optional<LineEnd> VerdictLineEnd(const std::string& variant, const std::string& fen, const Verdict& v);
 
 namespace verify_internal {
 // The verdict a solve gives: its result read against the claim, its line

@@ -312,7 +312,7 @@ TEST(SmallBoardTables, UnderPerpetualChasingTheSearchStillFindsTheTablesMates) {
   // table ≥ without the rule ≥ with it. Without the rule the second
   // position's cycles are draws for Red, each decided on its path only: the
   // df-pn once stored those as "nearly disproved" and never came back to
-  // them (open after 9.5 M nodes; 0.75 M since they keep their numbers).
+  // them (open after 9.5 M nodes; 1.12 M since they keep their numbers).
   SolveOptions o;
   o.max_seconds = 0;
   o.max_nodes = 3'000'000;
