@@ -28,7 +28,8 @@
 // rule_overrides), e.g. rules.perpetual_chase=loss for its cost.
 // --material-weight W sets SolveOptions::material_weight (0 = the search
 // without the material heuristic, for comparisons); --killers 0 turns
-// SolveOptions::killers off. --threads T races T searchers on each puzzle
+// SolveOptions::killers off; --full-width-share F sets SolveOptions::
+// full_width_share. --threads T races T searchers on each puzzle
 // (SolveOptions::threads, solver/race.h: whole verifications, each with the
 // puzzle's budget, a table and heuristics of its own); with --jobs J that
 // is J·T threads.
@@ -112,6 +113,7 @@ int main(int argc, char** argv) {
   std::string markdown, tb_dir;
   size_t hash_mib = 0;
   int material_weight = -1;  // -1: SolveOptions' default
+  double full_width_share = -1;  // -1: SolveOptions' default
   int killers = -1;
   int searchers = 1;
   bool book_walk = true;
@@ -135,6 +137,7 @@ int main(int argc, char** argv) {
     else if (a == "--nodes" && i + 1 < argc) nodes = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--hash" && i + 1 < argc) hash_mib = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "--material-weight" && i + 1 < argc) material_weight = std::atoi(argv[++i]);
+    else if (a == "--full-width-share" && i + 1 < argc) full_width_share = std::atof(argv[++i]);
     else if (a == "--killers" && i + 1 < argc) killers = std::atoi(argv[++i]);
     else if (a == "--threads" && i + 1 < argc) searchers = std::max(1, std::atoi(argv[++i]));
     else if (a == "--no-book-walk") book_walk = false;
@@ -144,7 +147,7 @@ int main(int argc, char** argv) {
     else if (a == "--set" && i + 1 < argc) rule_overrides.push_back(argv[++i]);
     else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr,
-                   "usage: solver_bench [--seconds S] [--jobs J] [--every N] [--nodes N] [--wall-clock] [--hash MB] [--material-weight W] [--killers 0|1] [--threads T] [--tb DIR] "
+                   "usage: solver_bench [--seconds S] [--jobs J] [--every N] [--nodes N] [--wall-clock] [--hash MB] [--material-weight W] [--full-width-share F] [--killers 0|1] [--threads T] [--tb DIR] "
                    "[--tb-missing N] [--walk-share F] [--walk-near-open N] [--walk-near-share F] [--no-book-walk] "
                    "[--set SECTION.KEY=VALUE] [--markdown FILE] "
                    "[PATH...]\n");
@@ -197,6 +200,7 @@ int main(int argc, char** argv) {
   vo.solve.cpu_clock = cpu_clock;
   if (hash_mib) vo.solve.tt_bytes = hash_mib << 20;
   if (material_weight >= 0) vo.solve.material_weight = material_weight;
+  if (full_width_share > 0) vo.solve.full_width_share = full_width_share;
   if (killers >= 0) vo.solve.killers = killers != 0;
   vo.solve.threads = searchers;
   vo.book_walk = book_walk;

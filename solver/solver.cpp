@@ -698,7 +698,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
     // 2. Every attacker move, no depth bound: the workhorse for quiet moves
     // and small-material endings.
     const Question all{us, Mode::kAll, kUnbounded};
-    const Answer a = Prove(pos, all, 0.7);
+    const Answer a = Prove(pos, all, opt.full_width_share);
     if (!decide(all, a, ProofKind::kFullWidth)) {
       if (a.status == ProofStatus::kDisproven) {
         r.no_win = true;

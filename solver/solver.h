@@ -47,6 +47,10 @@ struct SolveOptions {
   // Ordering only; it mostly speeds up the bounded searches of the
   // shortest mate.
   bool killers = true;
+  // Share of what the consecutive-check search left that the full-width
+  // search for the side to move may use; the opponent's searches (a
+  // refutation of a claimed win) get the rest.
+  double full_width_share = 0.7;
   // Each proved mate is walked again by an independent bounded search
   // (solver/proof_check.h) with up to this many nodes; 0: not at all.
   uint64_t proof_check_nodes = 2'000'000;
