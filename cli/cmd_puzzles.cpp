@@ -589,18 +589,24 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
       j["tags"] = r.tags;
       j["comment"] = r.comment;
       j["moves"] = TreeJson(r.moves, have_pos ? &pos : nullptr);
-      j["verdict"] = {{"kind", VerdictName(r.verdict.kind)},      {"proven", ClaimName(r.verdict.proven)},
-                      {"mate_plies", MatePlies(r.verdict.mate_plies)},
-                      {"mate_exact", MateExact(r.verdict.mate_plies, r.verdict.mate_exact)},
-                      {"cooks_scope", CooksScopeName(r.verdict.cooks_scope)}, {"pv", r.verdict.pv},
-                      {"line_end", LineEndJson(VerdictLineEnd(r.variant, r.fen, r.verdict))},
-                      {"cooks", r.verdict.cooks},                 {"reason", r.verdict.reason},
-                      {"book_notes", r.verdict.book_notes},       {"nodes", r.verdict.nodes},
-                      {"seconds", r.verdict.seconds},             {"verified_at", r.verdict.verified_at},
-                      {"solver", r.verdict.solver},               {"rules", VerdictRules(r.verdict)},
-                      {"checked", CheckedClaim(r.verdict.checked)},       {"checked_from", r.verdict.checked_from},
-                      {"proof_check", NameOrNull(ProofCheckName(r.verdict.proof_check))},
-                      {"cooks_check", CooksCheckJson(r.verdict)}};
+      auto verdict_json = [&](const Verdict& vd) {
+        return json{{"kind", VerdictName(vd.kind)},      {"proven", ClaimName(vd.proven)},
+                      {"mate_plies", MatePlies(vd.mate_plies)},
+                      {"mate_exact", MateExact(vd.mate_plies, vd.mate_exact)},
+                      {"cooks_scope", CooksScopeName(vd.cooks_scope)}, {"pv", vd.pv},
+                      {"line_end", LineEndJson(VerdictLineEnd(r.variant, r.fen, vd))},
+                      {"cooks", vd.cooks},                 {"reason", vd.reason},
+                      {"book_notes", vd.book_notes},       {"nodes", vd.nodes},
+                      {"seconds", vd.seconds},             {"verified_at", vd.verified_at},
+                      {"solver", vd.solver},               {"rules", VerdictRules(vd)},
+                      {"checked", CheckedClaim(vd.checked)},       {"checked_from", vd.checked_from},
+                      {"proof_check", NameOrNull(ProofCheckName(vd.proof_check))},
+                      {"cooks_check", CooksCheckJson(vd)}};
+      };
+      j["verdict"] = verdict_json(r.verdict);
+      // Verdicts reached under other rule options (`verify --set`).
+      j["other_rules"] = json::array();
+      for (const Verdict& o : r.other_rules) j["other_rules"].push_back(verdict_json(o));
       json apps = json::array();
       for (const Appearance& a : others)
         apps.push_back({{"id", FormatPuzzleId(a.puzzle.id)},
@@ -637,58 +643,62 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
       if (have_pos) out += Wrap(TreeWriter(!*iccs).Write(pos, r.moves), 76, "  ");
       else out += "  (cannot be replayed: the position is not legal)\n";
     }
-    const Verdict& vd = r.verdict;
-    out += "\nVerdict:  ";
-    if (vd.kind == VerdictKind::kNone) {
-      out += "not verified yet\n";
-    } else {
-      out += std::string(VerdictName(vd.kind)) + ", proven " + ClaimName(vd.proven);
-      if (vd.mate_plies >= 0)
-        out += std::string(", mate in ") + (vd.mate_exact == 0 ? "at most " : "") + std::to_string(vd.mate_plies) +
-               " plies" + (vd.mate_exact == 1 ? " (shortest)" : "");
-      if (vd.proof_check == 1) out += ", re-checked";
-      else if (vd.proof_check == 0) out += ", re-check incomplete";
-      if (!vd.solver.empty()) out += " (" + vd.solver + ")";
-      out += "\n";
-      // A verdict reached under `verify --set` options holds under those rules only.
-      std::string rules;
-      for (const std::string& o : VerdictRules(vd)) rules += (rules.empty() ? "" : ", ") + o;
-      if (!rules.empty()) out += Wrap("Rules: " + rules + " (set for this verdict)", 76, "  ");
-      // A record without a claim was checked against one read elsewhere: say which.
-      if (!vd.checked_from.empty())
-        out += Wrap(std::string("Claim checked: ") + ClaimName(vd.checked) + " (" + vd.checked_from + ")", 76, "  ");
-      if (!vd.pv.empty() && have_pos) {
-        std::vector<MoveNode> line;
-        std::vector<MoveNode>* level = &line;
-        for (const std::string& mv : vd.pv) {
-          level->push_back(MoveNode{mv, "", {}});
-          level = &level->back().next;
+    auto describe = [&](const Verdict& vd, const std::string& heading) {
+      out += "\n" + heading;
+      if (vd.kind == VerdictKind::kNone) {
+        out += "not verified yet\n";
+      } else {
+        out += std::string(VerdictName(vd.kind)) + ", proven " + ClaimName(vd.proven);
+        if (vd.mate_plies >= 0)
+          out += std::string(", mate in ") + (vd.mate_exact == 0 ? "at most " : "") + std::to_string(vd.mate_plies) +
+                 " plies" + (vd.mate_exact == 1 ? " (shortest)" : "");
+        if (vd.proof_check == 1) out += ", re-checked";
+        else if (vd.proof_check == 0) out += ", re-check incomplete";
+        if (!vd.solver.empty()) out += " (" + vd.solver + ")";
+        out += "\n";
+        // A verdict reached under `verify --set` options holds under those rules only.
+        std::string rules;
+        for (const std::string& o : VerdictRules(vd)) rules += (rules.empty() ? "" : ", ") + o;
+        if (!rules.empty()) out += Wrap("Rules: " + rules + " (set for this verdict)", 76, "  ");
+        // A record without a claim was checked against one read elsewhere: say which.
+        if (!vd.checked_from.empty())
+          out += Wrap(std::string("Claim checked: ") + ClaimName(vd.checked) + " (" + vd.checked_from + ")", 76, "  ");
+        if (!vd.pv.empty() && have_pos) {
+          std::vector<MoveNode> line;
+          std::vector<MoveNode>* level = &line;
+          for (const std::string& mv : vd.pv) {
+            level->push_back(MoveNode{mv, "", {}});
+            level = &level->back().next;
+          }
+          // Best play only where the length is proved shortest; otherwise the
+          // proof's (or the book's) winning line.
+          const char* label = vd.mate_exact == 1 ? "Best play: " : "Winning line (not proved best play): ";
+          out += Wrap(label + TreeWriter(!*iccs).Write(pos, line), 76, "  ");
         }
-        // Best play only where the length is proved shortest; otherwise the
-        // proof's (or the book's) winning line.
-        const char* label = vd.mate_exact == 1 ? "Best play: " : "Winning line (not proved best play): ";
-        out += Wrap(label + TreeWriter(!*iccs).Write(pos, line), 76, "  ");
-      }
-      if (!vd.cooks.empty()) {
-        std::string cooks;
-        for (size_t i = 0; i < vd.cooks.size(); ++i) {
-          const int check = i < vd.cooks_check.size() ? vd.cooks_check[i] : -1;
-          // In the notation of the best play (--iccs: coordinates only).
-          Move m;
-          const bool human = have_pos && !*iccs && ParseCoordMove(pos, vd.cooks[i], &m).ok();
-          std::string notes = human ? vd.cooks[i] : "";
-          const char* checked = check == 1 ? "re-checked" : check == 0 ? "re-check incomplete" : nullptr;
-          if (checked) notes += (notes.empty() ? "" : ", ") + std::string(checked);
-          cooks += (cooks.empty() ? "" : "; ") + (human ? MoveToHuman(pos, m) : vd.cooks[i]) +
-                   (notes.empty() ? "" : " (" + notes + ")");
+        if (!vd.cooks.empty()) {
+          std::string cooks;
+          for (size_t i = 0; i < vd.cooks.size(); ++i) {
+            const int check = i < vd.cooks_check.size() ? vd.cooks_check[i] : -1;
+            // In the notation of the best play (--iccs: coordinates only).
+            Move m;
+            const bool human = have_pos && !*iccs && ParseCoordMove(pos, vd.cooks[i], &m).ok();
+            std::string notes = human ? vd.cooks[i] : "";
+            const char* checked = check == 1 ? "re-checked" : check == 0 ? "re-check incomplete" : nullptr;
+            if (checked) notes += (notes.empty() ? "" : ", ") + std::string(checked);
+            cooks += (cooks.empty() ? "" : "; ") + (human ? MoveToHuman(pos, m) : vd.cooks[i]) +
+                     (notes.empty() ? "" : " (" + notes + ")");
+          }
+          out += "  Other winning first moves: " + cooks + "\n";
+        } else if (vd.kind == VerdictKind::kConfirmed && vd.cooks_scope == 0) {
+          out += "  Other first moves: not searched\n";
         }
-        out += "  Other winning first moves: " + cooks + "\n";
-      } else if (vd.kind == VerdictKind::kConfirmed && vd.cooks_scope == 0) {
-        out += "  Other first moves: not searched\n";
+        if (!vd.reason.empty()) out += Wrap(vd.reason, 76, "  ");
+        for (const std::string& n : vd.book_notes) out += Wrap(n, 76, "  ");
       }
-      if (!vd.reason.empty()) out += Wrap(vd.reason, 76, "  ");
-      for (const std::string& n : vd.book_notes) out += Wrap(n, 76, "  ");
-    }
+    };
+    describe(r.verdict, "Verdict:  ");
+    // Verdicts reached under other rule options (`verify --set`), each with its "Rules:" line.
+    for (const Verdict& o : r.other_rules) describe(o, "Verdict under other rules:  ");
     out += "\nAlso in:";
     if (others.empty()) {
       out += "  no other collection in this store\n";

@@ -589,22 +589,17 @@ void RegisterVerify(CLI::App& app) {
       Status st = PuzzleStore::Open(*store_dir, PuzzleStore::Options(), &store);
       if (!st.ok()) throw CommandError{*store_dir + ": " + st.message(), 1};
       int skipped = 0, other_rules = 0;
-      std::vector<std::string> wanted_rules = *rules;  // in any order
-      std::sort(wanted_rules.begin(), wanted_rules.end());
       st = store->ForEachRecord(*collection, [&](PuzzleId id, const Record& r) {
-        const bool again = *redo || (*retry_unproven && r.verdict.kind == VerdictKind::kUnproven);
-        if (!again && r.verdict.kind != VerdictKind::kNone) {
-          // A verdict reached under other `--set` options (or under the
-          // variant's own rules, when this run sets some) answers another
-          // question: it is verified again under this run's rules.
-          std::vector<std::string> held = VerdictRules(r.verdict);
-          std::sort(held.begin(), held.end());
-          if (held == wanted_rules) {
-            ++skipped;
-            return true;
-          }
-          ++other_rules;
+        // Only the verdict under this run's rules (its `--set` options, in
+        // any order) counts: one under other options answers another
+        // question and is kept beside the new one (FileVerdict).
+        const Verdict* held = VerdictUnder(r, *rules);
+        const bool again = *redo || (*retry_unproven && held && held->kind == VerdictKind::kUnproven);
+        if (!again && held) {
+          ++skipped;
+          return true;
         }
+        if (!held && r.verdict.kind != VerdictKind::kNone) ++other_rules;
         Job j;
         j.record = r;
         j.id = id;
@@ -616,7 +611,9 @@ void RegisterVerify(CLI::App& app) {
         std::fprintf(stderr, "%d record(s) already have a verdict%s (--redo verifies them again, --retry-unproven the unproven ones)\n", skipped,
                      rules->empty() ? "" : " under these rules");
       if (other_rules && !*quiet)
-        std::fprintf(stderr, "%d record(s) have a verdict reached under other rules: verified again, and replaced\n",
+        std::fprintf(stderr,
+                     "%d record(s) have verdicts under other rules only: verified under these rules too (the "
+                     "others are kept)\n",
                      other_rules);
     } else {
       for (const std::string& p : *paths) {

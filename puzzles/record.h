@@ -3,6 +3,7 @@
 // Plain data, no RocksDB here; serialisation lives in puzzles/serialize.h.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -110,6 +111,32 @@ inline const char* CookCheckName(const Verdict& v, size_t i) {
   return ProofCheckName(i < v.cooks_check.size() ? v.cooks_check[i] : -1);
 }
 
+// The rule options a verdict was reached under (`canju verify --set`):
+// Verdict::solver is the solver's name and version, then "; option" for
+// each option. Empty: the variant's own rules.
+inline constexpr const char* kVerdictRuleSeparator = "; ";
+inline std::string VerdictSolverText(const std::string& solver, const std::vector<std::string>& rules) {
+  std::string text = solver;
+  for (const std::string& o : rules) text += kVerdictRuleSeparator + o;
+  return text;
+}
+inline std::vector<std::string> VerdictRules(const Verdict& v) {
+  std::vector<std::string> rules;
+  const std::string sep = kVerdictRuleSeparator;
+  for (size_t at = v.solver.find(sep); at != std::string::npos;) {
+    const size_t from = at + sep.size();
+    at = v.solver.find(sep, from);
+    rules.push_back(v.solver.substr(from, at == std::string::npos ? std::string::npos : at - from));
+  }
+  return rules;
+}
+// The same options in any order.
+inline bool SameRules(std::vector<std::string> a, std::vector<std::string> b) {
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  return a == b;
+}
+
 struct Record {
   std::string variant = "xiangqi";
   std::string fen;                  // start position, full FEN
@@ -122,7 +149,49 @@ struct Record {
   Claim claimed = Claim::kUnknown;  // claimed result for the side to move
   std::string comment;              // before the first move
   std::vector<MoveNode> moves;      // root continuations; moves[0] is the main line
+  // The main verdict: under the variant's own rules where the record has
+  // one (FileVerdict); kNone if never verified.
   Verdict verdict;
+  // Verdicts reached under other rule options (`verify --set`), one per set
+  // of options, none with the main verdict's options; empty for records
+  // stored before Record class version 1.
+  std::vector<Verdict> other_rules;
 };
+
+// The record's verdict under these options (any order), or nullptr.
+inline const Verdict* VerdictUnder(const Record& r, const std::vector<std::string>& rules) {
+  if (r.verdict.kind != VerdictKind::kNone && SameRules(VerdictRules(r.verdict), rules)) return &r.verdict;
+  for (const Verdict& v : r.other_rules)
+    if (SameRules(VerdictRules(v), rules)) return &v;
+  return nullptr;
+}
+
+// Files `v` with the record's verdicts, one per set of rule options: it
+// replaces the verdict reached under the same options. The main verdict
+// (Record::verdict, the one listed, indexed and shown first) is the one
+// under the variant's own rules where there is one: a verdict under other
+// options goes beside it (Record::other_rules), and one under the
+// variant's own rules takes the main place, moving a main verdict of other
+// options beside it.
+inline void FileVerdict(Record* r, const Verdict& v) {
+  const std::vector<std::string> rules = VerdictRules(v);
+  auto drop = [&](const std::vector<std::string>& which) {
+    std::erase_if(r->other_rules, [&](const Verdict& o) { return SameRules(VerdictRules(o), which); });
+  };
+  if (r->verdict.kind == VerdictKind::kNone || SameRules(VerdictRules(r->verdict), rules)) {
+    drop(rules);  // (never there while the store files every verdict here)
+    r->verdict = v;
+  } else if (rules.empty()) {
+    // The variant's own rules take the main place; the other options' verdict moves beside it.
+    drop(rules);
+    Verdict moved = std::move(r->verdict);
+    drop(VerdictRules(moved));
+    r->other_rules.insert(r->other_rules.begin(), std::move(moved));
+    r->verdict = v;
+  } else {
+    drop(rules);
+    r->other_rules.push_back(v);
+  }
+}
 
 }  // namespace canju

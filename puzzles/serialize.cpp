@@ -14,7 +14,7 @@
 // tests/puzzles/serialize_test.cpp.
 BOOST_CLASS_VERSION(canju::MoveNode, 0)
 BOOST_CLASS_VERSION(canju::Verdict, 4)
-BOOST_CLASS_VERSION(canju::Record, 0)
+BOOST_CLASS_VERSION(canju::Record, 1)
 
 namespace boost::serialization {
 
@@ -51,7 +51,7 @@ void serialize(Archive& ar, canju::Verdict& v, const unsigned version) {
 }
 
 template <class Archive>
-void serialize(Archive& ar, canju::Record& r, const unsigned /*version*/) {
+void serialize(Archive& ar, canju::Record& r, const unsigned version) {
   ar& r.variant;
   ar& r.fen;
   ar& r.collection;
@@ -64,6 +64,7 @@ void serialize(Archive& ar, canju::Record& r, const unsigned /*version*/) {
   ar& r.comment;
   ar& r.moves;
   ar& r.verdict;
+  if (version >= 1) ar& r.other_rules;  // version 0: no verdicts under other rules
 }
 
 }  // namespace boost::serialization

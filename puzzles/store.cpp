@@ -628,18 +628,21 @@ Status PuzzleStore::SaveVerdict(PuzzleId id, const Verdict& verdict) {
   std::string identity;
   if (Status st = impl_->GetSummary(id, &s, &identity); !st.ok()) return st;
   VerdictKind old_kind = r.verdict.kind;
-  r.verdict = verdict;
-  s.verdict = verdict.kind;
-  s.proven = verdict.proven;
-  s.mate_plies = verdict.mate_plies;
-  s.mate_exact = verdict.mate_exact;
-  s.checked = verdict.checked;
+  FileVerdict(&r, verdict);
+  // The summary and the index follow the main verdict (the variant's own
+  // rules where the record has a verdict under them).
+  const Verdict& main = r.verdict;
+  s.verdict = main.kind;
+  s.proven = main.proven;
+  s.mate_plies = main.mate_plies;
+  s.mate_exact = main.mate_exact;
+  s.checked = main.checked;
   rocksdb::WriteBatch batch;
   std::string id8 = IdKey(id);
   batch.Put(impl_->cf[kRecords], id8, SerializeRecord(r));
   batch.Put(impl_->cf[kSummaries], id8, EncodeSummary(s, identity));
-  if (old_kind != verdict.kind) batch.Delete(impl_->cf[kByVerdict], VerdictIndexKey(old_kind, id));
-  batch.Put(impl_->cf[kByVerdict], VerdictIndexKey(verdict.kind, id), "");
+  if (old_kind != main.kind) batch.Delete(impl_->cf[kByVerdict], VerdictIndexKey(old_kind, id));
+  batch.Put(impl_->cf[kByVerdict], VerdictIndexKey(main.kind, id), "");
   return impl_->Write(&batch);
 }
 

@@ -121,7 +121,9 @@ class PuzzleStore {
   // without a readable board) are rejected with a reason. A failed write adds
   // nothing.
   Status AddRecords(const std::vector<Record>& records, AddResult* result);
-  // Replaces the verdict of record `id` and its index entries.
+  // Files `verdict` with record `id`'s verdicts (FileVerdict: it replaces
+  // the one reached under the same rule options) and updates the summary
+  // and index entries, which follow the main verdict.
   Status SaveVerdict(PuzzleId id, const Verdict& verdict);
   // Makes everything written so far durable (fsync of the log).
   Status Sync();

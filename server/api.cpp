@@ -628,12 +628,19 @@ ApiReply Api::Puzzle(const std::string& id_text) {
     // Metadata still shows; the board and the tree cannot.
     j["problem"] = st.message();
     j["verdict"] = VerdictJson(r.verdict, nullptr, std::nullopt);
+    j["other_rules"] = json::array();
+    for (const Verdict& o : r.other_rules) j["other_rules"].push_back(VerdictJson(o, nullptr, std::nullopt));
     j["tree"] = json{{"nodes", json::array()}, {"truncated", false}, {"illegal", 0}};
     if (v) j["variant_info"] = VariantJson(*v);
     return {200, j};
   }
   j["variant_info"] = VariantJson(*v);
   j["verdict"] = VerdictJson(r.verdict, &start, VerdictLineEnd(r.variant, r.fen, r.verdict));
+  // Verdicts reached under other rule options (`verify --set`), each read
+  // under its own.
+  j["other_rules"] = json::array();
+  for (const Verdict& o : r.other_rules)
+    j["other_rules"].push_back(VerdictJson(o, &start, VerdictLineEnd(r.variant, r.fen, o)));
   TreeBuilder tree(*v, start.side_to_move());
   j["tree"] = tree.Build(start, r);
   return {200, j};

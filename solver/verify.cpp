@@ -23,21 +23,6 @@ namespace canju {
 // within the same budget (2: material weighs the full-width search).
 const char* SolverVersion() { return "canju-dfpn 2"; }
 
-namespace {
-constexpr const char* kRuleSeparator = "; ";
-}  // namespace
-
-std::vector<std::string> VerdictRules(const Verdict& v) {
-  std::vector<std::string> rules;
-  const std::string sep = kRuleSeparator;
-  for (size_t at = v.solver.find(sep); at != std::string::npos;) {
-    const size_t from = at + sep.size();
-    at = v.solver.find(sep, from);
-    rules.push_back(v.solver.substr(from, at == std::string::npos ? std::string::npos : at - from));
-  }
-  return rules;
-}
-
 std::optional<LineEnd> VerdictLineEnd(const std::string& variant, const std::string& fen, const Verdict& v) {
   std::shared_ptr<const Variant> var;
   Position root;
@@ -709,8 +694,7 @@ Status VerifyOnOneThread(const Record& rec, const VerifyOptions& options, Verify
   out->claimed = rec.claimed;
   Verdict& v = out->verdict;
   v.verified_at = static_cast<int64_t>(std::time(nullptr));
-  v.solver = SolverVersion();
-  for (const std::string& o : options.rule_overrides) v.solver += kRuleSeparator + o;
+  v.solver = VerdictSolverText(SolverVersion(), options.rule_overrides);
   v.kind = VerdictKind::kUnproven;
 
   auto it = rec.tags.find("import_error");

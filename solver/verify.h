@@ -129,9 +129,8 @@ struct RecheckCounts {
 const char* SolverVersion();
 
 // The rule options a verdict was reached under (VerifyOptions::
-// rule_overrides): Verdict::solver is the version, then "; option" for each.
-// Empty for the variant's own rules.
-std::vector<std::string> VerdictRules(const Verdict& v);
+// rule_overrides) are read from Verdict::solver by VerdictRules
+// (puzzles/record.h).
 
 // How a verdict's line ends, replayed from `fen` under the rules the verdict
 // was reached under (VerdictRules): the same moves can end in a perpetual

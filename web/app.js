@@ -311,17 +311,31 @@ function cookCheckMark(cook) {
 
 function renderVerdict() {
   const p = state.puzzle;
-  const v = p.verdict;
   const box = $('verdict');
   box.textContent = '';
   box.append(el('h3', { text: 'Solver 验证' }));
-  const head = el('p', {}, el('span', { class: 'verdict ' + v.kind, id: 'verdict-kind', text: VERDICT_LABEL[v.kind] || v.kind }));
+  renderOneVerdict(box, p.verdict, true);
+  // Verdicts reached under other rule options (`canju verify --set`), each
+  // with its "Rules:" line; the one above is under the variant's own rules.
+  for (const o of p.other_rules || []) {
+    const sub = el('div', { class: 'other-rules' });
+    sub.append(el('h4', { text: 'Under other rules 他规则' }));
+    renderOneVerdict(sub, o, false);
+    box.append(sub);
+  }
+}
+
+// One verdict into `box`; `main`: the record's main verdict, whose parts
+// carry ids (the page's tests and links find them).
+function renderOneVerdict(box, v, main) {
+  const id = (name) => (main ? name : undefined);
+  const head = el('p', {}, el('span', { class: 'verdict ' + v.kind, id: id('verdict-kind'), text: VERDICT_LABEL[v.kind] || v.kind }));
   if (v.kind !== 'none' && v.proven !== 'unknown') head.append(' — proven ' + v.proven);
   if (v.mate_plies > 0) {
     const bound = v.mate_exact === false ? 'at most ' : '';
     head.append(`, mate in ${bound}${Math.ceil(v.mate_plies / 2)} (${plies(v.mate_plies)})`);
-    if (v.proof_check === 'holds') head.append(el('span', { id: 'proof-check', title: 'every defence walked again by an independent search', text: ' · re-checked 复核' }));
-    else if (v.proof_check === 'incomplete') head.append(el('span', { id: 'proof-check', class: 'muted', text: ' · re-check incomplete' }));
+    if (v.proof_check === 'holds') head.append(el('span', { id: id('proof-check'), title: 'every defence walked again by an independent search', text: ' · re-checked 复核' }));
+    else if (v.proof_check === 'incomplete') head.append(el('span', { id: id('proof-check'), class: 'muted', text: ' · re-check incomplete' }));
   }
   box.append(head);
   if (v.kind === 'none') {
@@ -337,15 +351,15 @@ function renderVerdict() {
     perpetual_check: ' — ends where the loser\'s checks repeat (perpetual check loses 长将判负)',
     open: ' — stops before mate',
   };
-  if (v.pv.length) box.append(el('p', { id: 'line' }, el('b', { text: lineLabel }), moveList(v.pv), LINE_END[v.line_end] || ''));
+  if (v.pv.length) box.append(el('p', { id: id('line') }, el('b', { text: lineLabel }), moveList(v.pv), LINE_END[v.line_end] || ''));
   if (v.cooks.length) {
-    box.append(el('p', { id: 'cooks' }, el('b', { text: 'Cooks 多解: ' }),
+    box.append(el('p', { id: id('cooks') }, el('b', { text: 'Cooks 多解: ' }),
                   'other winning first moves: ' + v.cooks.map((m) => (m.text || m.move) + cookCheckMark(m)).join('、')));
   } else if (v.kind === 'confirmed' && v.cooks_scope === 'none') {
-    box.append(el('p', { id: 'cooks', class: 'muted', text: 'Other first moves were not searched (the proof followed the book\'s line).' }));
+    box.append(el('p', { id: id('cooks'), class: 'muted', text: 'Other first moves were not searched (the proof followed the book\'s line).' }));
   }
   if (v.checked_from) {
-    box.append(el('p', { id: 'checked' }, el('b', { text: 'Claim checked: ' }), `${v.checked} (${v.checked_from})`));
+    box.append(el('p', { id: id('checked') }, el('b', { text: 'Claim checked: ' }), `${v.checked} (${v.checked_from})`));
   }
   if (v.reason) box.append(el('p', {}, el('b', { text: 'Why: ' }), v.reason));
   // Options the verdict was reached under (`verify --set`), as `puzzles show` prints them.

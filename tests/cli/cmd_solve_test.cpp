@@ -524,16 +524,16 @@ TEST_F(SolveCommands, VerifyStoresVerdictsAndRetriesTheUnprovenOnes) {
   }
   EXPECT_EQ(shown, 2);
   // Verdicts reached under other rules answer another question: a run with
-  // `--set` verifies them again (and replaces them), then skips its own;
-  // the options' order does not matter. A plain run then verifies again
-  // what the `--set` run stored.
+  // `--set` verifies every record again under its options and keeps the
+  // verdict under the variant's own rules beside the new one; it then skips
+  // its own, whatever the options' order, and so does a plain run.
   const std::vector<std::string> chase = {"--set", "rules.perpetual_chase=loss", "--set", "rules.perpetual_check=loss"};
   std::vector<std::string> args = {"verify", "--store", dir, "--nodes", "5000"};
   args.insert(args.end(), chase.begin(), chase.end());
   Result other = RunCanju(args);
   ASSERT_EQ(other.code, 0) << other.err;
   EXPECT_EQ(verified(other), 2) << other.out;
-  EXPECT_NE(other.err.find("2 record(s) have a verdict reached under other rules"), std::string::npos) << other.err;
+  EXPECT_NE(other.err.find("2 record(s) have verdicts under other rules only"), std::string::npos) << other.err;
   args = {"verify", "--store", dir, "--nodes", "5000", "--set", "rules.perpetual_check=loss", "--set",
           "rules.perpetual_chase=loss"};
   Result same = RunCanju(args);
@@ -541,7 +541,38 @@ TEST_F(SolveCommands, VerifyStoresVerdictsAndRetriesTheUnprovenOnes) {
   EXPECT_NE(same.err.find("2 record(s) already have a verdict under these rules"), std::string::npos) << same.err;
   Result plain = RunCanju({"verify", "--store", dir, "--nodes", "5000"});
   ASSERT_EQ(plain.code, 0) << plain.err;
-  EXPECT_EQ(verified(plain), 2) << plain.out;
+  EXPECT_NE(plain.err.find("2 record(s) already have a verdict"), std::string::npos) << plain.err;
+  // Each record shows both: the main verdict under the variant's rules (the
+  // one listed), the other with its options.
+  v = verdicts();
+  EXPECT_EQ(v["three"], "confirmed");
+  EXPECT_EQ(v["nine"], "confirmed");  // listed by the main verdict, not by the one of 5,000 nodes under --set
+  for (const std::string& line : Lines(RunCanju({"puzzles", "list", "--json", "--store", dir}).out)) {
+    json j = json::parse(line, nullptr, false);
+    ASSERT_TRUE(j.is_object()) << line;
+    Result show = RunCanju({"puzzles", "show", "--json", "--store", dir, j["id"].get<std::string>()});
+    json s = json::parse(show.out, nullptr, false);
+    ASSERT_TRUE(s.is_object()) << show.out;
+    EXPECT_EQ(s["verdict"]["rules"], json::array()) << show.out;
+    ASSERT_EQ(s["other_rules"].size(), 1u) << show.out;
+    EXPECT_EQ(s["other_rules"][0]["rules"], json::array({"rules.perpetual_chase=loss", "rules.perpetual_check=loss"}));
+    EXPECT_EQ(s["other_rules"][0]["kind"], j["title"] == "three" ? "confirmed" : "unproven") << show.out;
+    Result text = RunCanju({"puzzles", "show", "--store", dir, j["id"].get<std::string>()});
+    EXPECT_NE(text.out.find("Verdict under other rules:"), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("Rules: rules.perpetual_chase=loss, rules.perpetual_check=loss"), std::string::npos)
+        << text.out;
+  }
+  // `--redo` under the same options replaces that verdict only.
+  args.push_back("--redo");
+  Result redo = RunCanju(args);
+  ASSERT_EQ(redo.code, 0) << redo.err;
+  EXPECT_EQ(verified(redo), 2) << redo.out;
+  for (const std::string& line : Lines(RunCanju({"puzzles", "list", "--json", "--store", dir}).out)) {
+    json j = json::parse(line, nullptr, false);
+    json s = json::parse(RunCanju({"puzzles", "show", "--json", "--store", dir, j["id"].get<std::string>()}).out);
+    EXPECT_EQ(s["other_rules"].size(), 1u);
+    EXPECT_EQ(s["verdict"]["kind"], "confirmed");
+  }
   std::filesystem::remove_all(dir);
   std::remove(file.c_str());
 }

@@ -71,6 +71,14 @@ void ExpectSameRecord(const Record& a, const Record& b) {
   EXPECT_EQ(a.verdict.checked_from, b.verdict.checked_from);
   EXPECT_EQ(a.verdict.proof_check, b.verdict.proof_check);
   EXPECT_EQ(a.verdict.cooks_check, b.verdict.cooks_check);
+  ASSERT_EQ(a.other_rules.size(), b.other_rules.size());
+  for (size_t i = 0; i < a.other_rules.size(); ++i) {
+    EXPECT_EQ(a.other_rules[i].kind, b.other_rules[i].kind);
+    EXPECT_EQ(a.other_rules[i].solver, b.other_rules[i].solver);
+    EXPECT_EQ(a.other_rules[i].mate_plies, b.other_rules[i].mate_plies);
+    EXPECT_EQ(a.other_rules[i].pv, b.other_rules[i].pv);
+    EXPECT_EQ(a.other_rules[i].reason, b.other_rules[i].reason);
+  }
 }
 
 // SampleRecord() with the fields Verdict version 1 added.
@@ -101,6 +109,17 @@ Record SampleRecordV4() {
   Record r = SampleRecordV3();
   r.verdict.cooks = {"e1e8", "d0d1"};
   r.verdict.cooks_check = {1, 0};
+  return r;
+}
+
+// SampleRecordV4() with a verdict under other rules (Record class version 1).
+Record SampleRecordV5() {
+  Record r = SampleRecordV4();
+  Verdict other;
+  other.kind = VerdictKind::kUnproven;
+  other.reason = "undecided within the budget";
+  other.solver = VerdictSolverText("canju-dfpn 2", {"rules.perpetual_chase=loss"});
+  r.other_rules.push_back(other);
   return r;
 }
 
@@ -196,6 +215,26 @@ const char kRecordVersion4[] =
     "000000006531653804000000000000006430643100000000000000000000000000000000000000003930000000000000"
     "000000000000d03f00f15365000000000c0000000000000063616e6a752d6466706e20300103020000001e0000000000"
     "000074686520626f6f6b2773206c696e6520656e647320696e206120647261770102000000000000000100";
+
+// SampleRecordV5() as written with Record at class version 1 (verdicts
+// under other rules). Never regenerate these bytes either.
+const char kRecordVersion5[] =
+    "160000000000000073657269616c697a6174696f6e3a3a61726368697665120004080408010000000001000000070000"
+    "00000000007869616e6771692300000000000000346b342f392f392f392f392f392f392f392f3452342f334b35207720"
+    "2d202d203020310900000000000000e6b58be8af95e99b86070000000c00000000000000e58d95e8bda6e69d80e5b086"
+    "050000000000000043616e6a750a0000000000000076302e65676c696223370000000000010000000000000000000000"
+    "000000000005000000000000006576656e740700000000000000e78988e69cac30010000000900000000000000e7baa2"
+    "e58588e8839c000000000002000000000000000000000000000000000400000000000000653165390600000000000000"
+    "e5b086e5869b010000000000000000000000040000000000000066396638000000000000000000000000000000000000"
+    "000004000000000000006430643100000000000000000000000000000000000000000004000000010000000100000001"
+    "000000000000000001000000000000000000000004000000000000006531653902000000000000000000000004000000"
+    "000000006531653804000000000000006430643100000000000000000000000000000000000000003930000000000000"
+    "000000000000d03f00f15365000000000c0000000000000063616e6a752d6466706e20300103020000001e0000000000"
+    "000074686520626f6f6b2773206c696e6520656e647320696e2061206472617701020000000000000001000000000000"
+    "0100000000000000040000000300000000000000ffffffff000000000000000000000000000000000000000000000000"
+    "1b00000000000000756e646563696465642077697468696e207468652062756467657400000000000000000000000000"
+    "0000000000000000000000000000000000000000000000280000000000000063616e6a752d6466706e20323b2072756c"
+    "65732e70657270657475616c5f63686173653d6c6f7373ffff000000000000000000000000ff0000000000000000";
 
 TEST(Serialize, RoundTripKeepsEveryField) {
   Record in = SampleRecord(), out;
@@ -296,18 +335,27 @@ TEST(Serialize, ReadsVersion4Bytes) {
   Record out;
   Status st = DeserializeRecord(FromHex(kRecordVersion4), &out);
   ASSERT_TRUE(st.ok()) << st.ToString();
-  ExpectSameRecord(SampleRecordV4(), out);
+  ExpectSameRecord(SampleRecordV4(), out);  // (Record at class version 0: no verdicts under other rules)
   EXPECT_STREQ(CookCheckName(out.verdict, 0), "holds");
   EXPECT_STREQ(CookCheckName(out.verdict, 1), "incomplete");
 }
 
+TEST(Serialize, ReadsRecordVersion1Bytes) {
+  Record out;
+  Status st = DeserializeRecord(FromHex(kRecordVersion5), &out);
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  ExpectSameRecord(SampleRecordV5(), out);
+  ASSERT_EQ(out.other_rules.size(), 1u);
+  EXPECT_EQ(VerdictRules(out.other_rules[0]), std::vector<std::string>{"rules.perpetual_chase=loss"});
+}
+
 TEST(Serialize, WritingIsStable) {
-  // Today's writer produces the version-4 layout (Verdict at class version
-  // 4); when this fails a class version was bumped: add the new bytes as a
-  // test, keep the old ones. (Bytes 30-31 of the archive header hold the
-  // Boost library version, which may differ on another machine; everything
-  // else, class versions included, must not.)
-  std::string now = SerializeRecord(SampleRecordV4()), then = FromHex(kRecordVersion4);
+  // Today's writer produces the layout of kRecordVersion5 (Verdict at class
+  // version 4, Record at 1); when this fails a class version was bumped: add
+  // the new bytes as a test, keep the old ones. (Bytes 30-31 of the archive
+  // header hold the Boost library version, which may differ on another
+  // machine; everything else, class versions included, must not.)
+  std::string now = SerializeRecord(SampleRecordV5()), then = FromHex(kRecordVersion5);
   ASSERT_EQ(now.substr(8, 22), "serialization::archive");
   ASSERT_EQ(ToHex(now).size(), ToHex(then).size()) << ToHex(now);
   now.replace(30, 2, then.substr(30, 2));

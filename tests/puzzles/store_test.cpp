@@ -437,6 +437,72 @@ TEST_F(ListingTest, CheckFindsDamageAndReindexRepairsIt) {
   EXPECT_EQ(Titles(ByMaterial("KRK")), (std::vector<std::string>{"单车"}));
 }
 
+TEST_F(ListingTest, VerdictsUnderOtherRulesAreKeptBesideTheMainOne) {
+  // One verdict per set of rule options; the main one (listed, indexed) is
+  // the one under the variant's own rules.
+  Verdict own, chase, chase_again, check;
+  own.kind = VerdictKind::kConfirmed;
+  own.mate_plies = 9;
+  own.solver = VerdictSolverText("test", {});
+  chase.kind = VerdictKind::kUnproven;
+  chase.solver = VerdictSolverText("test", {"rules.perpetual_chase=loss", "rules.perpetual_check=loss"});
+  chase_again = chase;
+  chase_again.kind = VerdictKind::kRefuted;
+  chase_again.solver = VerdictSolverText("test", {"rules.perpetual_check=loss", "rules.perpetual_chase=loss"});
+  check.kind = VerdictKind::kRefuted;
+  check.solver = VerdictSolverText("test", {"rules.perpetual_check=draw"});
+  ListFilter confirmed, refuted, unproven;
+  confirmed.verdict = VerdictKind::kConfirmed;
+  refuted.verdict = VerdictKind::kRefuted;
+  unproven.verdict = VerdictKind::kUnproven;
+  auto get = [&] {
+    Record r;
+    EXPECT_TRUE(store_->Get(ids_[1], &r).ok());
+    return r;
+  };
+
+  // A store of stop 47 could hold a `--set` verdict as its only one: it is
+  // the main one until a verdict under the variant's rules comes.
+  ASSERT_TRUE(store_->SaveVerdict(ids_[1], chase).ok());
+  EXPECT_EQ(get().verdict.kind, VerdictKind::kUnproven);
+  EXPECT_EQ(Titles(unproven), (std::vector<std::string>{"由中应外"}));
+  ASSERT_TRUE(store_->SaveVerdict(ids_[1], own).ok());
+  Record r = get();
+  EXPECT_EQ(r.verdict.kind, VerdictKind::kConfirmed);
+  ASSERT_EQ(r.other_rules.size(), 1u);
+  EXPECT_EQ(r.other_rules[0].kind, VerdictKind::kUnproven);
+  EXPECT_EQ(Titles(confirmed), (std::vector<std::string>{"由中应外"}));
+  EXPECT_TRUE(Titles(unproven).empty());
+  // The same options in another order replace that verdict; other options
+  // add one; neither touches the main verdict or the listing.
+  ASSERT_TRUE(store_->SaveVerdict(ids_[1], chase_again).ok());
+  ASSERT_TRUE(store_->SaveVerdict(ids_[1], check).ok());
+  r = get();
+  EXPECT_EQ(r.verdict.kind, VerdictKind::kConfirmed);
+  ASSERT_EQ(r.other_rules.size(), 2u);
+  EXPECT_EQ(r.other_rules[0].kind, VerdictKind::kRefuted);
+  EXPECT_EQ(r.other_rules[0].solver, chase_again.solver);
+  EXPECT_EQ(VerdictRules(r.other_rules[1]), std::vector<std::string>{"rules.perpetual_check=draw"});
+  EXPECT_EQ(Titles(confirmed), (std::vector<std::string>{"由中应外"}));
+  EXPECT_TRUE(Titles(refuted).empty());
+  ASSERT_NE(VerdictUnder(r, {"rules.perpetual_check=draw"}), nullptr);
+  EXPECT_EQ(VerdictUnder(r, {"rules.perpetual_check=draw"})->kind, VerdictKind::kRefuted);
+  EXPECT_EQ(VerdictUnder(r, {})->kind, VerdictKind::kConfirmed);
+  EXPECT_EQ(VerdictUnder(r, {"rules.stalemate=draw"}), nullptr);
+  // A new verdict under the variant's rules replaces the main one only.
+  own.kind = VerdictKind::kRefuted;
+  ASSERT_TRUE(store_->SaveVerdict(ids_[1], own).ok());
+  r = get();
+  EXPECT_EQ(r.verdict.kind, VerdictKind::kRefuted);
+  EXPECT_EQ(r.other_rules.size(), 2u);
+  EXPECT_EQ(Titles(refuted), (std::vector<std::string>{"由中应外"}));
+  ExpectClean(*store_);
+  // The record reads back the same after a reopen.
+  store_.reset();
+  store_ = OpenOrDie(dir_.path());
+  EXPECT_EQ(get().other_rules.size(), 2u);
+}
+
 TEST_F(ListingTest, ReadsSummariesOfEncoding2) {
   // A store written before summaries kept the checked claim (encoding 2:
   // the same fields without the last byte) still lists, with no checked

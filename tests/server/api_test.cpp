@@ -163,7 +163,8 @@ TEST_F(ApiTest, ListsSearchesAndFilters) {
 
 // A verdict reached under `verify --set` options: its line is replayed under
 // them. The book's line ends with Black stalemated — a mate where stalemate
-// loses, open where it is a draw.
+// loses, open where it is a draw. The record keeps its verdict under the
+// variant's own rules as the main one; the other goes in `other_rules`.
 TEST(ApiVerdictRules, TheLineEndIsReadUnderTheVerdictsRules) {
   for (const bool drawn : {false, true}) {
     SCOPED_TRACE(drawn ? "stalemate draws" : "the variant's own rules");
@@ -179,10 +180,17 @@ TEST(ApiVerdictRules, TheLineEndIsReadUnderTheVerdictsRules) {
     auto res = cli.Get(("/api/puzzle/" + fx.id(0)).c_str());
     ASSERT_TRUE(res);
     ASSERT_EQ(res->status, 200) << res->body;
-    const json v = json::parse(res->body)["verdict"];
+    const json p = json::parse(res->body);
+    ASSERT_EQ(p["other_rules"].size(), drawn ? 1u : 0u);
+    const json v = drawn ? p["other_rules"][0] : p["verdict"];
     EXPECT_EQ(v["line_end"], drawn ? "open" : "mate");
     EXPECT_EQ(v["rules"], drawn ? json::array({"rules.stalemate=draw"}) : json::array());
     ASSERT_EQ(v["pv"].size(), 3u);
+    if (drawn) {
+      // The main verdict stays the record's own, under the variant's rules.
+      EXPECT_EQ(p["verdict"]["rules"], json::array());
+      EXPECT_EQ(p["verdict"]["pv"].size(), testing_util::ServeTestRecords()[0].verdict.pv.size());
+    }
   }
 }
 
