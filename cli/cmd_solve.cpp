@@ -538,13 +538,13 @@ void RegisterVerify(CLI::App& app) {
   auto show = std::make_shared<bool>(false);
   auto rules = std::make_shared<std::vector<std::string>>();
   cmd->add_option("paths", *paths, "XQF / eglib / FEN-list / PGN files or folders (read through the importer)");
-  auto* st_opt = cmd->add_option("--store", *store_dir, "Verify the records of this puzzle store and save each verdict");
+  auto* st_opt = cmd->add_option("--store", *store_dir, "Verify the records of this puzzle store and save each verdict (one per set of --set options)");
   cmd->add_option("--collection", *collection, "With --store: only this collection")->needs(st_opt);
-  cmd->add_flag("--redo", *redo, "With --store: verify records that already have a verdict too (default: skip them)")
+  cmd->add_flag("--redo", *redo, "With --store: verify records that already have a verdict under these rules too (default: skip them)")
       ->needs(st_opt);
   cmd->add_flag("--retry-unproven", *retry_unproven,
-                "With --store: verify again the records whose verdict is unproven (say with more --seconds); the "
-                "others keep theirs")
+                "With --store: verify again the records whose verdict under these rules is unproven (say with more "
+                "--seconds); the others keep theirs")
       ->needs(st_opt);
   search->Add(cmd, 10);
   cmd->add_option("--jobs,-j", *jobs, "Puzzles verified at once (threads; default 1)")->check(CLI::Range(1, 256));
