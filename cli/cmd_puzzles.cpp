@@ -590,18 +590,25 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
       j["comment"] = r.comment;
       j["moves"] = TreeJson(r.moves, have_pos ? &pos : nullptr);
       auto verdict_json = [&](const Verdict& vd) {
-        return json{{"kind", VerdictName(vd.kind)},      {"proven", ClaimName(vd.proven)},
-                      {"mate_plies", MatePlies(vd.mate_plies)},
-                      {"mate_exact", MateExact(vd.mate_plies, vd.mate_exact)},
-                      {"cooks_scope", CooksScopeName(vd.cooks_scope)}, {"pv", vd.pv},
-                      {"line_end", LineEndJson(VerdictLineEnd(r.variant, r.fen, vd))},
-                      {"cooks", vd.cooks},                 {"reason", vd.reason},
-                      {"book_notes", vd.book_notes},       {"nodes", vd.nodes},
-                      {"seconds", vd.seconds},             {"verified_at", vd.verified_at},
-                      {"solver", vd.solver},               {"rules", VerdictRules(vd)},
-                      {"checked", CheckedClaim(vd.checked)},       {"checked_from", vd.checked_from},
-                      {"proof_check", NameOrNull(ProofCheckName(vd.proof_check))},
-                      {"cooks_check", CooksCheckJson(vd)}};
+        return json{{"kind", VerdictName(vd.kind)},
+                    {"proven", ClaimName(vd.proven)},
+                    {"mate_plies", MatePlies(vd.mate_plies)},
+                    {"mate_exact", MateExact(vd.mate_plies, vd.mate_exact)},
+                    {"cooks_scope", CooksScopeName(vd.cooks_scope)},
+                    {"pv", vd.pv},
+                    {"line_end", LineEndJson(VerdictLineEnd(r.variant, r.fen, vd))},
+                    {"cooks", vd.cooks},
+                    {"reason", vd.reason},
+                    {"book_notes", vd.book_notes},
+                    {"nodes", vd.nodes},
+                    {"seconds", vd.seconds},
+                    {"verified_at", vd.verified_at},
+                    {"solver", vd.solver},
+                    {"rules", VerdictRules(vd)},
+                    {"checked", CheckedClaim(vd.checked)},
+                    {"checked_from", vd.checked_from},
+                    {"proof_check", NameOrNull(ProofCheckName(vd.proof_check))},
+                    {"cooks_check", CooksCheckJson(vd)}};
       };
       j["verdict"] = verdict_json(r.verdict);
       // Verdicts reached under other rule options (`verify --set`).

@@ -174,22 +174,18 @@ inline const Verdict* VerdictUnder(const Record& r, const std::vector<std::strin
 // variant's own rules takes the main place, moving a main verdict of other
 // options beside it.
 inline void FileVerdict(Record* r, const Verdict& v) {
-  const std::vector<std::string> rules = VerdictRules(v);
-  auto drop = [&](const std::vector<std::string>& which) {
-    std::erase_if(r->other_rules, [&](const Verdict& o) { return SameRules(VerdictRules(o), which); });
-  };
-  if (r->verdict.kind == VerdictKind::kNone || SameRules(VerdictRules(r->verdict), rules)) {
-    drop(rules);  // (never there while the store files every verdict here)
+  if (r->verdict.kind == VerdictKind::kNone || SameRules(VerdictRules(r->verdict), VerdictRules(v))) {
     r->verdict = v;
-  } else if (rules.empty()) {
+    return;
+  }
+  // Kept: other_rules never holds the main verdict's options, nor one set twice.
+  const std::vector<std::string> rules = VerdictRules(v);
+  std::erase_if(r->other_rules, [&](const Verdict& o) { return SameRules(VerdictRules(o), rules); });
+  if (rules.empty()) {
     // The variant's own rules take the main place; the other options' verdict moves beside it.
-    drop(rules);
-    Verdict moved = std::move(r->verdict);
-    drop(VerdictRules(moved));
-    r->other_rules.insert(r->other_rules.begin(), std::move(moved));
+    r->other_rules.insert(r->other_rules.begin(), std::move(r->verdict));
     r->verdict = v;
   } else {
-    drop(rules);
     r->other_rules.push_back(v);
   }
 }

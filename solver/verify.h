@@ -125,12 +125,10 @@ struct RecheckCounts {
   }
 };
 
-// Name and version written into Verdict::solver.
+// Name and version written into Verdict::solver, followed by the rule
+// options the verdict was reached under (VerifyOptions::rule_overrides;
+// VerdictSolverText and VerdictRules, puzzles/record.h).
 const char* SolverVersion();
-
-// The rule options a verdict was reached under (VerifyOptions::
-// rule_overrides) are read from Verdict::solver by VerdictRules
-// (puzzles/record.h).
 
 // How a verdict's line ends, replayed from `fen` under the rules the verdict
 // was reached under (VerdictRules): the same moves can end in a perpetual
