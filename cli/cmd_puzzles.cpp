@@ -227,6 +227,28 @@ void RegisterImport(CLI::App& app) {
 // ---------------------------------------------------------------------------
 // canju puzzles list / show / dups / collections / check
 
+// Rule options as the text shows them: "a, b".
+std::string JoinRules(const std::vector<std::string>& rules) {
+  std::string text;
+  for (const std::string& o : rules) text += (text.empty() ? "" : ", ") + o;
+  return text;
+}
+
+// The summary's verdicts under rule options: the main verdict's options
+// ([] for the variant's own rules) and the other verdicts, each with its
+// options and what listing shows of it.
+json VerdictRulesJson(const PuzzleSummary& s) { return s.verdict_rules; }
+json OtherRulesJson(const PuzzleSummary& s) {
+  json list = json::array();
+  for (const RulesVerdictSummary& o : s.other_rules)
+    list.push_back({{"rules", o.rules},
+                    {"verdict", VerdictName(o.verdict)},
+                    {"mate_plies", MatePlies(o.mate_plies)},
+                    {"mate_exact", MateExact(o.mate_plies, o.mate_exact)},
+                    {"checked", CheckedClaim(o.checked)}});
+  return list;
+}
+
 json SummaryJson(const PuzzleSummary& s) {
   json j = {{"id", FormatPuzzleId(s.id)},
             {"collection", s.collection},
@@ -240,6 +262,8 @@ json SummaryJson(const PuzzleSummary& s) {
             {"verdict", VerdictName(s.verdict)},
             {"mate_plies", MatePlies(s.mate_plies)},
             {"mate_exact", MateExact(s.mate_plies, s.mate_exact)},
+            {"verdict_rules", VerdictRulesJson(s)},
+            {"other_rules", OtherRulesJson(s)},
             {"source", s.source}};
   if (!s.fen_problem.empty()) j["fen_problem"] = s.fen_problem;
   return j;
@@ -325,6 +349,12 @@ void AppendSummaryJsonLine(std::string* out, const PuzzleSummary& s) {
   out->append(s.mate_plies >= 0 ? std::to_string(s.mate_plies) : "null");
   out->append(",\"mate_exact\":");
   out->append(s.mate_plies < 0 || s.mate_exact < 0 ? "null" : s.mate_exact == 1 ? "true" : "false");
+  // Few records have verdicts under rule options: these go through json.
+  const auto dump = [](const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); };
+  out->append(",\"verdict_rules\":");
+  out->append(s.verdict_rules.empty() ? "[]" : dump(VerdictRulesJson(s)));
+  out->append(",\"other_rules\":");
+  out->append(s.other_rules.empty() ? "[]" : dump(OtherRulesJson(s)));
   out->append(",\"source\":");
   AppendJsonString(out, s.source);
   if (!s.fen_problem.empty()) {
@@ -342,6 +372,7 @@ void RegisterList(CLI::App* puzzles) {
   auto result = std::make_shared<std::string>();
   auto verdict = std::make_shared<std::string>();
   auto as_json = std::make_shared<bool>(false);
+  auto rules = std::make_shared<std::vector<std::string>>();
   store_opt->Add(cmd);
   cmd->add_option("--collection,-c", *filter_collection, "Only this collection (exact name; see `puzzles collections`)");
   cmd->add_option("--material,-m", *material, "Only this material signature, e.g. KRKAA (Red's pieces first)");
@@ -349,9 +380,13 @@ void RegisterList(CLI::App* puzzles) {
       ->check(CLI::IsMember({"win", "draw", "loss", "unknown"}));
   cmd->add_option("--verdict", *verdict, "Only this solver verdict")
       ->check(CLI::IsMember({"none", "confirmed", "refuted", "unproven"}));
+  cmd->add_option("--rules", *rules,
+                  "Show (and filter with --verdict) the verdicts reached under these rule options, as given to "
+                  "`verify --set` (SECTION.KEY=VALUE, any order; repeat for several), instead of the main ones")
+      ->allow_extra_args(false);
   cmd->add_flag("--json", *as_json,
                 "One JSON object per puzzle per line: id, collection, number, title, fen, claimed, material, variant, "
-                "verdict, mate_plies, source");
+                "verdict, mate_plies, verdict_rules, other_rules, source");
   cmd->callback([=] {
     auto store = store_opt->Open(/*read_only=*/true);
     ListFilter f;
@@ -366,8 +401,32 @@ void RegisterList(CLI::App* puzzles) {
       for (VerdictKind k : {VerdictKind::kNone, VerdictKind::kConfirmed, VerdictKind::kRefuted, VerdictKind::kUnproven})
         if (*verdict == VerdictName(k)) f.verdict = k;
     }
+    // Under --rules the verdict filter reads the verdicts under those
+    // options, which the verdict index does not hold: it is applied here.
+    const std::optional<VerdictKind> want = f.verdict;
+    if (!rules->empty()) f.verdict.reset();
     std::vector<PuzzleSummary> found;
     Check(store->List(f, &found));
+    if (!rules->empty()) {
+      size_t under = 0;
+      std::set<std::string> stored;  // the options the listed records' verdicts were reached under
+      std::vector<PuzzleSummary> kept;
+      for (const PuzzleSummary& s : found) {
+        if (!s.verdict_rules.empty()) stored.insert(JoinRules(s.verdict_rules));
+        for (const RulesVerdictSummary& o : s.other_rules) stored.insert(JoinRules(o.rules));
+        PuzzleSummary u = SummaryUnderRules(s, *rules);
+        under += u.verdict != VerdictKind::kNone;
+        if (!want || u.verdict == *want) kept.push_back(std::move(u));
+      }
+      if (under == 0 && !found.empty()) {
+        std::string known;
+        for (const std::string& o : stored) known += (known.empty() ? "" : "; ") + o;
+        std::fprintf(stderr, "canju: no puzzle listed has a verdict under %s (%s)\n", JoinRules(*rules).c_str(),
+                     known.empty() ? "none has a verdict under rule options: `canju verify --store DIR --set ...` makes them"
+                                   : ("verdicts are stored under: " + known).c_str());
+      }
+      found = std::move(kept);
+    }
     std::string out;
     out.reserve(found.size() * 200);
     if (*as_json) {
@@ -664,8 +723,7 @@ void RegisterShowPuzzle(CLI::App* puzzles) {
         if (!vd.solver.empty()) out += " (" + vd.solver + ")";
         out += "\n";
         // A verdict reached under `verify --set` options holds under those rules only.
-        std::string rules;
-        for (const std::string& o : VerdictRules(vd)) rules += (rules.empty() ? "" : ", ") + o;
+        const std::string rules = JoinRules(VerdictRules(vd));
         if (!rules.empty()) out += Wrap("Rules: " + rules + " (set for this verdict)", 76, "  ");
         // A record without a claim was checked against one read elsewhere: say which.
         if (!vd.checked_from.empty())

@@ -58,6 +58,27 @@ bool ParsePuzzleId(const std::string& text, PuzzleId* out) {
   return true;
 }
 
+PuzzleSummary SummaryUnderRules(const PuzzleSummary& s, const std::vector<std::string>& rules) {
+  PuzzleSummary out = s;
+  out.other_rules.clear();
+  out.verdict_rules = rules;
+  if (SameRules(s.verdict_rules, rules)) return out;
+  out.verdict = VerdictKind::kNone;
+  out.proven = Claim::kUnknown;
+  out.mate_plies = -1;
+  out.mate_exact = -1;
+  out.checked = Claim::kUnknown;
+  for (const RulesVerdictSummary& o : s.other_rules)
+    if (SameRules(o.rules, rules)) {
+      out.verdict = o.verdict;
+      out.proven = o.proven;
+      out.mate_plies = o.mate_plies;
+      out.mate_exact = o.mate_exact;
+      out.checked = o.checked;
+    }
+  return out;
+}
+
 std::string DefaultStoreDir() {
   if (const char* s = getenv("CANJU_STORE"); s && *s) return s;
   if (const char* x = getenv("XDG_DATA_HOME"); x && *x) return (fs::path(x) / "canju").string();
@@ -138,9 +159,10 @@ uint64_t Fnv1a64(const std::string& s) {
 // because listing decodes thousands of them and they are derived data that
 // Reindex() can always rebuild from the records.
 
-// 2 added mate_exact, 3 the claim the verdict checked; older summaries are
-// still read (mate_exact -1, checked unknown).
-constexpr uint8_t kSummaryEncoding = 3;
+// 2 added mate_exact, 3 the claim the verdict checked, 4 the main
+// verdict's rule options and the verdicts under other options; older
+// summaries are still read (mate_exact -1, checked unknown, no options).
+constexpr uint8_t kSummaryEncoding = 4;
 
 void PutVarint(std::string* s, uint64_t v) {
   while (v >= 0x80) {
@@ -181,6 +203,7 @@ class Reader {
     p_ += n;
     return true;
   }
+  size_t Left() const { return static_cast<size_t>(end_ - p_); }
   bool Byte(uint8_t* b) {
     if (p_ >= end_) return false;
     *b = static_cast<uint8_t>(*p_++);
@@ -216,7 +239,62 @@ std::string EncodeSummary(const PuzzleSummary& s, const std::string& identity) {
   PutStr(&out, identity);
   out.push_back(static_cast<char>(s.mate_exact));
   out.push_back(static_cast<char>(s.checked));
+  auto put_rules = [&](const std::vector<std::string>& rules) {
+    PutVarint(&out, rules.size());
+    for (const std::string& o : rules) PutStr(&out, o);
+  };
+  put_rules(s.verdict_rules);
+  PutVarint(&out, s.other_rules.size());
+  for (const RulesVerdictSummary& o : s.other_rules) {
+    put_rules(o.rules);
+    out.push_back(static_cast<char>(o.verdict));
+    out.push_back(static_cast<char>(o.proven));
+    PutVarint(&out, ZigZagEncode(o.mate_plies));
+    out.push_back(static_cast<char>(o.mate_exact));
+    out.push_back(static_cast<char>(o.checked));
+  }
   return out;
+}
+
+// A claim or verdict byte of a summary, checked against its enum's range.
+bool ClaimByte(Reader* r, Claim* c) {
+  uint8_t b;
+  if (!r->Byte(&b) || b > static_cast<uint8_t>(Claim::kLoss)) return false;
+  *c = static_cast<Claim>(b);
+  return true;
+}
+bool VerdictByte(Reader* r, VerdictKind* k) {
+  uint8_t b;
+  if (!r->Byte(&b) || b > static_cast<uint8_t>(VerdictKind::kUnproven)) return false;
+  *k = static_cast<VerdictKind>(b);
+  return true;
+}
+
+// Encoding 4's tail: the main verdict's options, then the other verdicts.
+bool DecodeRulesVerdicts(Reader* r, PuzzleSummary* s) {
+  // Each entry takes at least one byte, so a count above the bytes left is corrupt.
+  auto get_rules = [&](std::vector<std::string>* rules) {
+    uint64_t n;
+    if (!r->Varint(&n) || n > r->Left()) return false;
+    rules->resize(n);
+    for (std::string& o : *rules)
+      if (!r->Str(&o)) return false;
+    return true;
+  };
+  if (!get_rules(&s->verdict_rules)) return false;
+  uint64_t n;
+  if (!r->Varint(&n) || n > r->Left()) return false;
+  s->other_rules.resize(n);
+  for (RulesVerdictSummary& o : s->other_rules) {
+    uint64_t mate;
+    uint8_t exact;
+    if (!get_rules(&o.rules) || !VerdictByte(r, &o.verdict) || !ClaimByte(r, &o.proven) || !r->Varint(&mate) ||
+        !r->Byte(&exact) || !ClaimByte(r, &o.checked))
+      return false;
+    o.mate_plies = static_cast<int>(ZigZagDecode(mate));
+    o.mate_exact = static_cast<int8_t>(exact);
+  }
+  return true;
 }
 
 bool DecodeSummary(PuzzleId id, const rocksdb::Slice& bytes, PuzzleSummary* s, std::string* identity) {
@@ -236,6 +314,9 @@ bool DecodeSummary(PuzzleId id, const rocksdb::Slice& bytes, PuzzleSummary* s, s
   uint8_t checked = static_cast<uint8_t>(Claim::kUnknown);
   if (enc >= 3 && (!r.Byte(&checked) || checked > static_cast<uint8_t>(Claim::kLoss))) return false;
   s->checked = static_cast<Claim>(checked);
+  s->verdict_rules.clear();
+  s->other_rules.clear();
+  if (enc >= 4 && !DecodeRulesVerdicts(&r, s)) return false;
   s->number = static_cast<int>(ZigZagDecode(number));
   s->claimed = static_cast<Claim>(claimed);
   s->transform = transform;
@@ -272,6 +353,20 @@ std::string MainLine(const Record& r) {
     level = &(*level)[0].next;
   }
   return line;
+}
+
+// The summary's verdict fields: the main verdict's, then the others'.
+void SummarizeVerdicts(const Record& r, PuzzleSummary* s) {
+  const Verdict& main = r.verdict;
+  s->verdict = main.kind;
+  s->proven = main.proven;
+  s->mate_plies = main.mate_plies;
+  s->mate_exact = main.mate_exact;
+  s->checked = main.checked;
+  s->verdict_rules = VerdictRules(main);
+  s->other_rules.clear();
+  for (const Verdict& o : r.other_rules)
+    s->other_rules.push_back({VerdictRules(o), o.kind, o.proven, o.mate_plies, o.mate_exact, o.checked});
 }
 
 std::string VerdictIndexKey(VerdictKind kind, PuzzleId id) {
@@ -316,11 +411,7 @@ Status ComputeEntries(const Record& r, RecordEntries* e) {
   s.transform = key.transform;
   s.is_game = key.is_start;
   s.fen_problem = key.problem;
-  s.verdict = r.verdict.kind;
-  s.proven = r.verdict.proven;
-  s.mate_plies = r.verdict.mate_plies;
-  s.mate_exact = r.verdict.mate_exact;
-  s.checked = r.verdict.checked;
+  SummarizeVerdicts(r, &s);
   e->summary_bytes = EncodeSummary(s, e->identity);
 
   std::string id8 = IdKey(e->id);
@@ -631,12 +722,8 @@ Status PuzzleStore::SaveVerdict(PuzzleId id, const Verdict& verdict) {
   FileVerdict(&r, verdict);
   // The summary and the index follow the main verdict (the variant's own
   // rules where the record has a verdict under them).
+  SummarizeVerdicts(r, &s);
   const Verdict& main = r.verdict;
-  s.verdict = main.kind;
-  s.proven = main.proven;
-  s.mate_plies = main.mate_plies;
-  s.mate_exact = main.mate_exact;
-  s.checked = main.checked;
   rocksdb::WriteBatch batch;
   std::string id8 = IdKey(id);
   batch.Put(impl_->cf[kRecords], id8, SerializeRecord(r));

@@ -35,6 +35,17 @@ using PuzzleId = uint64_t;
 std::string FormatPuzzleId(PuzzleId id);
 bool ParsePuzzleId(const std::string& text, PuzzleId* out);  // exactly 16 hex digits
 
+// What listing needs of a verdict reached under other rule options
+// (Record::other_rules).
+struct RulesVerdictSummary {
+  std::vector<std::string> rules;  // the options (VerdictRules), never empty
+  VerdictKind verdict = VerdictKind::kNone;
+  Claim proven = Claim::kUnknown;
+  int mate_plies = -1;
+  int8_t mate_exact = -1;
+  Claim checked = Claim::kUnknown;
+};
+
 // What listing, duplicate reports and the web page need, without the move
 // tree: kept next to each record so that listing never decodes records.
 struct PuzzleSummary {
@@ -56,7 +67,16 @@ struct PuzzleSummary {
   int mate_plies = -1;
   int8_t mate_exact = -1;      // Verdict::mate_exact
   Claim checked = Claim::kUnknown;  // Verdict::checked: the claim the verdict checked
+  // The main verdict's rule options: empty for the variant's own rules (a
+  // record verified only under `verify --set` options has those).
+  std::vector<std::string> verdict_rules;
+  std::vector<RulesVerdictSummary> other_rules;  // Record::other_rules, in order
 };
+
+// `s` as if its verdict under `rules` (options in any order; empty: the
+// variant's own) were the main one: that verdict's fields, or none where
+// the record has no verdict under them; verdict_rules set to `rules`.
+PuzzleSummary SummaryUnderRules(const PuzzleSummary& s, const std::vector<std::string>& rules);
 
 // Listing filters; empty / unset fields match everything.
 struct ListFilter {

@@ -342,6 +342,19 @@ class TreeBuilder {
   int illegal_ = 0;
 };
 
+// A summary's verdicts under other rule options, each with its options.
+json OtherRulesJson(const PuzzleSummary& s) {
+  json list = json::array();
+  for (const RulesVerdictSummary& o : s.other_rules)
+    list.push_back({{"rules", o.rules},
+                    {"verdict", VerdictName(o.verdict)},
+                    {"proven", ClaimName(o.proven)},
+                    {"mate_plies", o.mate_plies},
+                    {"mate_exact", MateExactJson(o.mate_plies, o.mate_exact)},
+                    {"checked", CheckedClaim(o.checked)}});
+  return list;
+}
+
 json SummaryJson(const PuzzleSummary& s, int appearances) {
   return {{"id", FormatPuzzleId(s.id)},
           {"variant", s.variant},
@@ -355,6 +368,8 @@ json SummaryJson(const PuzzleSummary& s, int appearances) {
           {"proven", ClaimName(s.proven)},
           {"mate_plies", s.mate_plies},
           {"mate_exact", MateExactJson(s.mate_plies, s.mate_exact)},
+          {"verdict_rules", s.verdict_rules},
+          {"other_rules", OtherRulesJson(s)},
           {"is_game", s.is_game},
           {"fen_problem", s.fen_problem},
           {"appearances", appearances}};

@@ -181,7 +181,7 @@ async function loadList() {
       el('td', p.claimed === 'unknown' && p.checked
         ? { class: 'muted', title: 'not stated; the claim the verdict checked', text: `(${claimLabel(p.checked, v, null)})` }
         : { text: claimLabel(p.claimed, v, null) }),
-      el('td', {}, el('span', { class: 'verdict ' + p.verdict, text: verdictShort(p) })),
+      el('td', {}, el('span', { class: 'verdict ' + p.verdict, text: verdictShort(p) }), otherRulesBadge(p)),
       el('td', { class: 'num', text: p.appearances ? String(p.appearances) : '' }));
     tr.addEventListener('click', (ev) => {
       if (ev.target.tagName !== 'A') location.hash = '#/p/' + p.id;
@@ -199,6 +199,14 @@ async function loadList() {
   $('page-prev').disabled = reply.offset === 0;
   $('page-next').disabled = to >= reply.total;
   setReady('list');
+}
+
+// Verdicts reached under other rule options (`verify --set`): a badge whose
+// tooltip names each set of options and its verdict.
+function otherRulesBadge(p) {
+  if (!p.other_rules || !p.other_rules.length) return null;
+  const lines = p.other_rules.map((o) => `${o.rules.join(', ')}: ${verdictShort(o)}`);
+  return el('span', { class: 'badge', title: 'Under other rules 他规则\n' + lines.join('\n'), text: `+${p.other_rules.length} 他规则` });
 }
 
 function verdictShort(p) {

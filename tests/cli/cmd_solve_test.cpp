@@ -562,6 +562,30 @@ TEST_F(SolveCommands, VerifyStoresVerdictsAndRetriesTheUnprovenOnes) {
     EXPECT_NE(text.out.find("Rules: rules.perpetual_chase=loss, rules.perpetual_check=loss"), std::string::npos)
         << text.out;
   }
+  // The listing carries both, and `list --rules` lists (and filters) by
+  // the verdicts under those options.
+  for (const std::string& line : Lines(RunCanju({"puzzles", "list", "--json", "--store", dir}).out)) {
+    json j = json::parse(line, nullptr, false);
+    ASSERT_TRUE(j.is_object()) << line;
+    EXPECT_EQ(j["verdict_rules"], json::array()) << line;
+    ASSERT_EQ(j["other_rules"].size(), 1u) << line;
+    EXPECT_EQ(j["other_rules"][0]["rules"], json::array({"rules.perpetual_chase=loss", "rules.perpetual_check=loss"}));
+    EXPECT_EQ(j["other_rules"][0]["verdict"], j["title"] == "three" ? "confirmed" : "unproven") << line;
+  }
+  Result under = RunCanju({"puzzles", "list", "--json", "--store", dir, "--rules", "rules.perpetual_check=loss",
+                           "--rules", "rules.perpetual_chase=loss", "--verdict", "unproven"});
+  ASSERT_EQ(under.code, 0) << under.err;
+  const json nine = OneObject(under);
+  EXPECT_EQ(nine["title"], "nine");
+  EXPECT_EQ(nine["verdict"], "unproven");
+  EXPECT_EQ(nine["verdict_rules"], json::array({"rules.perpetual_check=loss", "rules.perpetual_chase=loss"}));
+  Result none = RunCanju({"puzzles", "list", "--store", dir, "--rules", "rules.stalemate=draw"});
+  ASSERT_EQ(none.code, 0) << none.err;
+  EXPECT_NE(none.err.find("no puzzle listed has a verdict under rules.stalemate=draw"), std::string::npos) << none.err;
+  EXPECT_NE(none.err.find("stored under: rules.perpetual_chase=loss, rules.perpetual_check=loss"), std::string::npos)
+      << none.err;
+  EXPECT_EQ(Lines(none.out).size(), 2u) << none.out;
+  EXPECT_EQ(none.out.find("confirmed"), std::string::npos) << none.out;  // no verdict under those rules: "-"
   // `--redo` under the same options replaces that verdict only.
   args.push_back("--redo");
   Result redo = RunCanju(args);

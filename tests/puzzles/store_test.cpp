@@ -497,22 +497,81 @@ TEST_F(ListingTest, VerdictsUnderOtherRulesAreKeptBesideTheMainOne) {
   EXPECT_EQ(r.other_rules.size(), 2u);
   EXPECT_EQ(Titles(refuted), (std::vector<std::string>{"由中应外"}));
   ExpectClean(*store_);
+  // The summary carries every verdict's options and kind, so that listing
+  // can show the verdicts under other rules without reading records.
+  PuzzleSummary s;
+  ASSERT_TRUE(store_->GetSummary(ids_[1], &s).ok());
+  EXPECT_TRUE(s.verdict_rules.empty());
+  ASSERT_EQ(s.other_rules.size(), 2u);
+  EXPECT_EQ(s.other_rules[0].rules, VerdictRules(chase_again));
+  EXPECT_EQ(s.other_rules[0].verdict, VerdictKind::kRefuted);
+  EXPECT_EQ(s.other_rules[1].rules, std::vector<std::string>{"rules.perpetual_check=draw"});
+  const PuzzleSummary under = SummaryUnderRules(s, {"rules.perpetual_chase=loss", "rules.perpetual_check=loss"});
+  EXPECT_EQ(under.verdict, VerdictKind::kRefuted);
+  EXPECT_EQ(under.mate_plies, -1);
+  EXPECT_TRUE(under.other_rules.empty());
+  EXPECT_EQ(SummaryUnderRules(s, {}).verdict, VerdictKind::kRefuted);  // the main one
+  EXPECT_EQ(SummaryUnderRules(s, {}).mate_plies, 9);
+  EXPECT_EQ(SummaryUnderRules(s, {"rules.stalemate=draw"}).verdict, VerdictKind::kNone);
+  std::vector<PuzzleSummary> listed;
+  ASSERT_TRUE(store_->List(refuted, &listed).ok());  // listing reads the same summary
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].other_rules.size(), 2u);
   // The record reads back the same after a reopen.
   store_.reset();
   store_ = OpenOrDie(dir_.path());
   EXPECT_EQ(get().other_rules.size(), 2u);
 }
 
-TEST_F(ListingTest, ReadsSummariesOfEncoding2) {
-  // A store written before summaries kept the checked claim (encoding 2:
-  // the same fields without the last byte) still lists, with no checked
-  // claim, until `puzzles check --repair` rewrites its summaries.
+TEST_F(ListingTest, ReadsSummariesOfOlderEncodings) {
+  // A store written before summaries kept the verdicts under rule options
+  // (encoding 3: the same fields without the two counts at the end), or
+  // also before they kept the checked claim (encoding 2: without the byte
+  // before them), still lists, without those fields, until `puzzles check
+  // --repair` rewrites its summaries.
   Verdict v;
   v.kind = VerdictKind::kConfirmed;
   v.proven = Claim::kWin;
   v.mate_plies = 9;
   v.mate_exact = 1;
   v.checked = Claim::kWin;
+  for (const char encoding : {'\3', '\2'}) {
+    SCOPED_TRACE(static_cast<int>(encoding));
+    ASSERT_TRUE(store_->SaveVerdict(ids_[1], v).ok());
+    store_.reset();
+    {
+      RawDb raw(dir_.path());
+      ASSERT_TRUE(raw.ok());
+      const std::string id8 = KeyOf(ids_[1]);
+      std::string bytes;
+      ASSERT_TRUE(raw->Get(rocksdb::ReadOptions(), raw.family("summaries"), id8, &bytes).ok());
+      ASSERT_EQ(bytes[0], '\4');
+      const std::string tail = {static_cast<char>(Claim::kWin), 0, 0};  // checked, no options, no other verdicts
+      ASSERT_EQ(bytes.substr(bytes.size() - 3), tail);
+      bytes[0] = encoding;
+      bytes.resize(bytes.size() - (encoding == '\3' ? 2 : 3));
+      ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), raw.family("summaries"), id8, bytes).ok());
+    }
+    store_ = OpenOrDie(dir_.path());
+    std::vector<PuzzleSummary> out;
+    ASSERT_TRUE(store_->List(ByCollection("梦入神机"), &out).ok());
+    ASSERT_EQ(out.size(), 2u);
+    EXPECT_EQ(out[0].title, "由中应外");
+    EXPECT_EQ(out[0].mate_plies, 9);
+    EXPECT_EQ(out[0].mate_exact, 1);
+    EXPECT_EQ(out[0].checked, encoding == '\3' ? Claim::kWin : Claim::kUnknown);
+    EXPECT_TRUE(out[0].other_rules.empty());
+    ASSERT_TRUE(store_->Reindex().ok());
+    ASSERT_TRUE(store_->List(ByCollection("梦入神机"), &out).ok());
+    EXPECT_EQ(out[0].checked, Claim::kWin);  // rebuilt from the record
+  }
+}
+
+TEST_F(ListingTest, CorruptRulesInASummaryAreReported) {
+  // A count that runs past the summary's end is a corrupt summary, not a
+  // huge allocation.
+  Verdict v;
+  v.kind = VerdictKind::kConfirmed;
   ASSERT_TRUE(store_->SaveVerdict(ids_[1], v).ok());
   store_.reset();
   {
@@ -521,23 +580,17 @@ TEST_F(ListingTest, ReadsSummariesOfEncoding2) {
     const std::string id8 = KeyOf(ids_[1]);
     std::string bytes;
     ASSERT_TRUE(raw->Get(rocksdb::ReadOptions(), raw.family("summaries"), id8, &bytes).ok());
-    ASSERT_EQ(bytes[0], '\3');
-    ASSERT_EQ(bytes.back(), static_cast<char>(Claim::kWin));
-    bytes[0] = '\2';
-    bytes.pop_back();
+    bytes.back() = '\x7f';  // 127 other verdicts, none there
     ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), raw.family("summaries"), id8, bytes).ok());
   }
   store_ = OpenOrDie(dir_.path());
-  std::vector<PuzzleSummary> out;
-  ASSERT_TRUE(store_->List(ByCollection("梦入神机"), &out).ok());
-  ASSERT_EQ(out.size(), 2u);
-  EXPECT_EQ(out[0].title, "由中应外");
-  EXPECT_EQ(out[0].mate_plies, 9);
-  EXPECT_EQ(out[0].mate_exact, 1);
-  EXPECT_EQ(out[0].checked, Claim::kUnknown);
-  ASSERT_TRUE(store_->Reindex().ok());
-  ASSERT_TRUE(store_->List(ByCollection("梦入神机"), &out).ok());
-  EXPECT_EQ(out[0].checked, Claim::kWin);  // rebuilt from the record
+  PuzzleSummary s;
+  Status st = store_->GetSummary(ids_[1], &s);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find(FormatPuzzleId(ids_[1])), std::string::npos) << st.ToString();
+  std::vector<std::string> problems;
+  ASSERT_TRUE(store_->Check(&problems).ok());
+  EXPECT_FALSE(problems.empty());
 }
 
 TEST(Store, RefusesAStoreFromANewerLayout) {

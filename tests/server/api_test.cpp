@@ -191,6 +191,23 @@ TEST(ApiVerdictRules, TheLineEndIsReadUnderTheVerdictsRules) {
       EXPECT_EQ(p["verdict"]["rules"], json::array());
       EXPECT_EQ(p["verdict"]["pv"].size(), testing_util::ServeTestRecords()[0].verdict.pv.size());
     }
+    // The list's rows say which verdicts the record has under other rules.
+    auto list = cli.Get("/api/puzzles");
+    ASSERT_TRUE(list);
+    ASSERT_EQ(list->status, 200) << list->body;
+    bool seen = false;
+    const json rows = json::parse(list->body)["puzzles"];
+    for (const json& row : rows) {
+      if (row["id"] != fx.id(0)) continue;
+      seen = true;
+      EXPECT_EQ(row["verdict_rules"], json::array());
+      ASSERT_EQ(row["other_rules"].size(), drawn ? 1u : 0u) << row.dump();
+      if (drawn) {
+        EXPECT_EQ(row["other_rules"][0]["rules"], json::array({"rules.stalemate=draw"}));
+        EXPECT_EQ(row["other_rules"][0]["mate_plies"], 3);
+      }
+    }
+    EXPECT_TRUE(seen);
   }
 }
 
