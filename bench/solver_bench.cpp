@@ -1,7 +1,9 @@
 // Solver benchmark: verifies whole collections and prints the figures for
 // docs/performance.md (solved count, median and total time, nodes/s) and the
 // tables of docs/solver.md (every puzzle not confirmed with its reason, the
-// cooks, the book lines that are not best play).
+// cooks, the book lines that are not best play), and where the seconds went
+// by verdict and phase (the walk along the book's line, the solve's phases,
+// the audit after it).
 //
 //   build/bench/solver_bench [--seconds S | --nodes N] [--wall-clock] [--jobs J] [--every N]
 //                            [--hash MB] [--material-weight W] [--tb DIR [--tb-missing N]] [--walk-share F]
@@ -88,6 +90,12 @@ struct SetStats {
   double seconds = 0;
   uint64_t nodes = 0;
   std::vector<double> times;
+  // Seconds by phase (VerifyReport's walk and audit, the solve's phases),
+  // for the puzzles of each verdict kind (VerdictKind's value).
+  struct Phases {
+    int puzzles = 0;
+    double walk = 0, decide = 0, shortest = 0, line = 0, cooks = 0, audit = 0, total = 0;
+  } phases[4];
 };
 
 std::string Label(const Record& r) {
@@ -279,6 +287,16 @@ int main(int argc, char** argv) {
     s.seconds += v.seconds;
     s.nodes += v.nodes;
     s.times.push_back(v.seconds);
+    SetStats::Phases& ph = s.phases[static_cast<int>(v.kind) & 3];
+    const SolvePhaseSeconds& sp = it.report.solve.phase_seconds;
+    ++ph.puzzles;
+    ph.walk += it.report.walk_seconds;
+    ph.decide += sp.decide;
+    ph.shortest += sp.shortest;
+    ph.line += sp.line;
+    ph.cooks += sp.cooks;
+    ph.audit += it.report.audit_seconds;
+    ph.total += v.seconds;
   }
 
   std::printf("\n| collection | puzzles | confirmed | refuted | unproven | shortest mate proved | cooked | book line not best | median | total (CPU) | nodes/s |\n");
@@ -300,6 +318,16 @@ int main(int argc, char** argv) {
     std::printf("| %s | %d | %d | %d | %d | %d |\n", std::filesystem::path(s.name).filename().string().c_str(),
                 s.rechecks.mates_hold, s.rechecks.mates_incomplete, s.rechecks.cooks, s.rechecks.cooks_hold,
                 s.rechecks.cooks_incomplete);
+  std::printf("\n| collection | verdict | puzzles | walk | decide | shortest mate | line and re-check | cooks | audit | total |\n"
+              "|---|---|---|---|---|---|---|---|---|---|\n");
+  for (const SetStats& s : sets)
+    for (VerdictKind k : {VerdictKind::kConfirmed, VerdictKind::kRefuted, VerdictKind::kUnproven}) {
+      const SetStats::Phases& ph = s.phases[static_cast<int>(k)];
+      if (ph.puzzles == 0) continue;
+      std::printf("| %s | %s | %d | %.1f s | %.1f s | %.1f s | %.1f s | %.1f s | %.1f s | %.1f s |\n",
+                  std::filesystem::path(s.name).filename().string().c_str(), VerdictName(k), ph.puzzles, ph.walk,
+                  ph.decide, ph.shortest, ph.line, ph.cooks, ph.audit, ph.total);
+    }
   std::printf("\n| collection | claimed wins whose book line ends in mate | confirmed | claimed wins whose book line stops before mate | confirmed |\n|---|---|---|---|---|\n");
   auto share = [](int part, int whole) { return whole ? 100.0 * part / whole : 0.0; };
   for (const SetStats& s : sets)

@@ -418,6 +418,13 @@ json VerifyJson(const Job& job) {
   j["rules"] = VerdictRules(v);  // the --set options the verdict holds under ([]: the variant's own)
   j["nodes"] = v.nodes;
   j["seconds"] = std::round(v.seconds * 1000) / 1000;
+  // Where the seconds went: the walk along the book's line (and a claim
+  // read from its end), the solve's phases, the book's line after it.
+  const auto ms = [](double x) { return std::round(x * 1000) / 1000; };
+  const SolvePhaseSeconds& p = s.phase_seconds;
+  j["seconds_by_phase"] = {{"walk", ms(job.report.walk_seconds)}, {"decide", ms(p.decide)},
+                           {"shortest", ms(p.shortest)},          {"line", ms(p.line)},
+                           {"cooks", ms(p.cooks)},                {"audit", ms(job.report.audit_seconds)}};
   if (job.id) j["id"] = FormatPuzzleId(job.id);
   return j;
 }

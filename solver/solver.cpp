@@ -540,6 +540,24 @@ struct Solver::Impl {
     return FollowLine(pos, plies, 2, accept, [&] { return budget->exhausted(); });
   }
 
+  // When Run's phases ended (budget->elapsed()); -1: not reached.
+  struct PhaseMarks {
+    double decided = -1, shortest = -1, line = -1;
+  } phase_marks;
+  // SolveResult::phase_seconds from the marks and the solve's `total`.
+  SolvePhaseSeconds PhaseSeconds(double total) const {
+    SolvePhaseSeconds p;
+    if (phase_marks.decided < 0) {
+      p.decide = total;
+      return p;
+    }
+    p.decide = phase_marks.decided;
+    p.shortest = phase_marks.shortest - phase_marks.decided;
+    p.line = phase_marks.line - phase_marks.shortest;
+    p.cooks = total - phase_marks.line;
+    return p;
+  }
+
   SolveResult Run(const Position& root_in);
   bool SolveByTablebase(Position& pos, SolveResult* r);
   std::vector<Move> TableLine(const Position& p, int plies) const;
@@ -651,6 +669,7 @@ void Solver::Impl::FindCooks(Position& pos, const Question& q, SolveResult* r, s
 
 SolveResult Solver::Impl::Run(const Position& root_in) {
   SolveResult r;
+  phase_marks = PhaseMarks();
   have_decided = false;
   decided_by_tables = false;
   Position pos = root_in;
@@ -742,6 +761,7 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
 
   if (won || lost) {
     have_decided = true;
+    phase_marks.decided = budget->elapsed();
     if (opt.on_root_decided) opt.on_root_decided();
     r.result = won ? Claim::kWin : Claim::kLoss;
     r.mate_plies = length;
@@ -776,8 +796,10 @@ SolveResult Solver::Impl::Run(const Position& root_in) {
         r.no_mate_within = depth;
       }
     }
+    phase_marks.shortest = budget->elapsed();
     CompleteLine(pos, &r, &note);
     if (opt.proof_check_nodes > 0) CheckProof(pos, won ? us : them, &r, &note);
+    phase_marks.line = budget->elapsed();
     if (r.result == Claim::kUnknown) won = lost = have_decided = false;  // withheld by the re-check: no cooks, no distances
     if (won && opt.cooks) FindCooks(pos, cooks, &r, &note);
     if (won && opt.cooks && !r.UndecidedFirstMoves().empty())
@@ -799,6 +821,7 @@ SolveResult Solver::Solve(const Position& pos) {
   SolveResult r = impl_->Run(pos);
   r.nodes = impl_->budget->nodes();
   r.seconds = impl_->budget->elapsed();
+  r.phase_seconds = impl_->PhaseSeconds(r.seconds);
   return r;
 }
 

@@ -127,6 +127,15 @@ const char* LineEndName(LineEnd e);  // "mate", "perpetual_check", "perpetual_ch
 bool HowLineEnds(const Position& root, const std::vector<Move>& line, Claim result, LineEnd* end);
 bool HowLineEnds(const Position& root, const std::vector<std::string>& coord_line, Claim result, LineEnd* end);
 
+// Where a solve's seconds went (the budget's clock: CPU or wall), by phase;
+// the phases a solve does not reach stay 0.
+struct SolvePhaseSeconds {
+  double decide = 0;    // the root's result (checks, full width, the opponent's; a table's or a terminal's)
+  double shortest = 0;  // tightening to the shortest mate, its line, a shorter mate that is not all checks
+  double line = 0;      // the line completed to mate and the independent re-check
+  double cooks = 0;     // the other first moves
+};
+
 struct SolveResult {
   Claim result = Claim::kUnknown;  // for the side to move
   ProofKind proof = ProofKind::kNone;
@@ -161,6 +170,7 @@ struct SolveResult {
   std::string note;                  // what was proved and what the budget left open
   uint64_t nodes = 0;
   double seconds = 0;
+  SolvePhaseSeconds phase_seconds;  // `seconds` by phase
 
   std::vector<Move> WinningFirstMoves() const;
   std::vector<Move> UndecidedFirstMoves() const;

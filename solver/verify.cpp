@@ -761,6 +761,7 @@ Status VerifyOnOneThread(const Record& rec, const VerifyOptions& options, Verify
     solver.SetSolveBudget(budget.SecondsLeft(0), budget.NodesLeft(0));
   }
   // 2. The solve, and the verdict it gives.
+  out->walk_seconds = budget.used_s;
   const SolveResult sr = solver.Solve(root);
   out->solve = sr;
   budget.used_s += sr.seconds;
@@ -794,6 +795,7 @@ Status VerifyOnOneThread(const Record& rec, const VerifyOptions& options, Verify
   if (decided && !out->book_audited) v.book_notes.push_back("book line not fully checked within the budget");
   v.nodes += solver.nodes();
   v.seconds += solver.seconds();
+  out->audit_seconds = solver.seconds();
   return Status::OK();
 }
 }  // namespace

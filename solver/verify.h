@@ -103,6 +103,12 @@ struct VerifyReport {
   // else the options' default.
   Claim claimed = Claim::kUnknown;
   std::string claim_from;      // empty: the record's claim; else where it came from, readable
+  // Where the verdict's seconds went besides the solve's phases
+  // (solve.phase_seconds): before the solve, reading a claim from the
+  // line's end and the walk along the book's line; after it, the book's
+  // line proved or audited with what was left.
+  double walk_seconds = 0;
+  double audit_seconds = 0;
 };
 
 // Verifies one record. Returns non-OK (and a verdict saying why, unproven)

@@ -230,6 +230,18 @@ TEST_F(SolveCommands, VerifyJsonIsOneObjectPerPuzzle) {
     EXPECT_EQ(objects[0]["cooks_check"][cook], "holds") << cook;  // its mate re-checked
   }
   EXPECT_EQ(objects[0]["cooks_check"].size(), objects[0]["cooks"].size());
+  // Where each puzzle's seconds went: the phases add up to its seconds
+  // (each rounded to the millisecond).
+  for (const json& o : objects) {
+    const json& ph = o["seconds_by_phase"];
+    double sum = 0;
+    for (const char* key : {"walk", "decide", "shortest", "line", "cooks", "audit"}) {
+      ASSERT_TRUE(ph.contains(key) && ph[key].is_number()) << key << " in " << o.dump();
+      EXPECT_GE(ph[key].get<double>(), 0) << key;
+      sum += ph[key].get<double>();
+    }
+    EXPECT_NEAR(sum, o["seconds"].get<double>(), 0.01) << o.dump();
+  }
 
   // Without --json: the verdict table at the end.
   Result table = RunCanju({"verify", "--quiet", "--nodes", "3000000", file});

@@ -158,6 +158,23 @@ TEST(Solver, ConsecutiveCheckMateWithSacrifice) {
   EXPECT_FALSE(MatesWithin(p, r.mate_plies - 2, true));
 }
 
+TEST(Solver, PhaseSecondsAddUpToTheSolve) {
+  // A win goes through every phase, in order; the phases' seconds are the
+  // solve's seconds split at the phases' ends.
+  const SolveResult won = Solve(Pos("xiangqi", "3a1kb2/7C1/3a1N3/9/9/9/9/6R2/9/4K4 w"), Quick());
+  ASSERT_EQ(won.result, Claim::kWin) << won.note;
+  const SolvePhaseSeconds& w = won.phase_seconds;
+  for (double x : {w.decide, w.shortest, w.line, w.cooks}) EXPECT_GE(x, 0);
+  EXPECT_GT(w.decide, 0);
+  EXPECT_GT(w.cooks, 0);  // every other first move was tried
+  EXPECT_NEAR(w.decide + w.shortest + w.line + w.cooks, won.seconds, 1e-9);
+  // Without a win, the whole solve is the root's phase.
+  const SolveResult drawn = Solve(Pos("xiangqi", "3k5/9/9/9/9/9/9/9/9/4K4 w"), Quick());
+  ASSERT_NE(drawn.result, Claim::kWin);
+  EXPECT_EQ(drawn.phase_seconds.decide, drawn.seconds);
+  EXPECT_EQ(drawn.phase_seconds.shortest + drawn.phase_seconds.line + drawn.phase_seconds.cooks, 0);
+}
+
 TEST(Solver, OnlyWinIsNotACheck) {
   // Red mates in 3, but only with a quiet first move; no mate by checks.
   const std::string fen = "3a5/9/5k3/9/9/9/6R2/9/9/2NK5 w";
