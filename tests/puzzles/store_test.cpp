@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include <sys/wait.h>
@@ -258,6 +259,21 @@ class ListingTest : public ::testing::Test {
     std::vector<std::string> titles;
     for (auto& s : out) titles.push_back(s.title);
     return titles;
+  }
+  // Closes the store, lets `edit` change record `id`'s summary bytes as
+  // stored, and opens the store again.
+  void EditSummary(PuzzleId id, const std::function<void(std::string*)>& edit) {
+    store_.reset();
+    {
+      RawDb raw(dir_.path());
+      ASSERT_TRUE(raw.ok());
+      const std::string id8 = KeyOf(id);
+      std::string bytes;
+      ASSERT_TRUE(raw->Get(rocksdb::ReadOptions(), raw.family("summaries"), id8, &bytes).ok());
+      edit(&bytes);
+      ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), raw.family("summaries"), id8, bytes).ok());
+    }
+    store_ = OpenOrDie(dir_.path());
   }
   ScratchDir dir_;
   std::unique_ptr<PuzzleStore> store_;
@@ -538,21 +554,14 @@ TEST_F(ListingTest, ReadsSummariesOfOlderEncodings) {
   for (const char encoding : {'\3', '\2'}) {
     SCOPED_TRACE(static_cast<int>(encoding));
     ASSERT_TRUE(store_->SaveVerdict(ids_[1], v).ok());
-    store_.reset();
-    {
-      RawDb raw(dir_.path());
-      ASSERT_TRUE(raw.ok());
-      const std::string id8 = KeyOf(ids_[1]);
-      std::string bytes;
-      ASSERT_TRUE(raw->Get(rocksdb::ReadOptions(), raw.family("summaries"), id8, &bytes).ok());
-      ASSERT_EQ(bytes[0], '\4');
+    bool encoded_as_expected = false;
+    EditSummary(ids_[1], [&](std::string* bytes) {
       const std::string tail = {static_cast<char>(Claim::kWin), 0, 0};  // checked, no options, no other verdicts
-      ASSERT_EQ(bytes.substr(bytes.size() - 3), tail);
-      bytes[0] = encoding;
-      bytes.resize(bytes.size() - (encoding == '\3' ? 2 : 3));
-      ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), raw.family("summaries"), id8, bytes).ok());
-    }
-    store_ = OpenOrDie(dir_.path());
+      encoded_as_expected = (*bytes)[0] == '\4' && bytes->substr(bytes->size() - 3) == tail;
+      (*bytes)[0] = encoding;
+      bytes->resize(bytes->size() - (encoding == '\3' ? 2 : 3));
+    });
+    ASSERT_TRUE(encoded_as_expected);
     std::vector<PuzzleSummary> out;
     ASSERT_TRUE(store_->List(ByCollection("梦入神机"), &out).ok());
     ASSERT_EQ(out.size(), 2u);
@@ -573,17 +582,7 @@ TEST_F(ListingTest, CorruptRulesInASummaryAreReported) {
   Verdict v;
   v.kind = VerdictKind::kConfirmed;
   ASSERT_TRUE(store_->SaveVerdict(ids_[1], v).ok());
-  store_.reset();
-  {
-    RawDb raw(dir_.path());
-    ASSERT_TRUE(raw.ok());
-    const std::string id8 = KeyOf(ids_[1]);
-    std::string bytes;
-    ASSERT_TRUE(raw->Get(rocksdb::ReadOptions(), raw.family("summaries"), id8, &bytes).ok());
-    bytes.back() = '\x7f';  // 127 other verdicts, none there
-    ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), raw.family("summaries"), id8, bytes).ok());
-  }
-  store_ = OpenOrDie(dir_.path());
+  EditSummary(ids_[1], [](std::string* bytes) { bytes->back() = '\x7f'; });  // 127 other verdicts, none there
   PuzzleSummary s;
   Status st = store_->GetSummary(ids_[1], &s);
   EXPECT_FALSE(st.ok());
