@@ -527,13 +527,14 @@ ApiReply Api::Collections() {
 
 ApiReply Api::Puzzles(const QueryParams& query) {
   ApiReply err;
-  std::string collection, q, material, result, verdict, variant;
+  std::string collection, q, material, result, verdict, variant, rules_text;
   int offset = 0, limit = 100;
   if (!TextParam(query, "collection", kMaxNameLength, &collection, &err) ||
       !TextParam(query, "q", kMaxSearchLength, &q, &err) ||
       !TextParam(query, "material", kMaxNameLength, &material, &err) ||
       !TextParam(query, "result", 16, &result, &err) || !TextParam(query, "verdict", 16, &verdict, &err) ||
       !TextParam(query, "variant", kMaxNameLength, &variant, &err) ||
+      !TextParam(query, "rules", kMaxNameLength, &rules_text, &err) ||
       !IntParam(query, "offset", 0, 100'000'000, &offset, &err) ||
       !IntParam(query, "limit", 1, kMaxPageSize, &limit, &err))
     return err;
@@ -547,6 +548,18 @@ ApiReply Api::Puzzles(const QueryParams& query) {
       if (verdict == VerdictName(k)) vk = k, found = true;
     if (!found) return Error(400, "parameter 'verdict' must be none, confirmed, refuted or unproven, not '" + verdict + "'");
   }
+  // `rules`: the verdicts under these `verify --set` options (separated by
+  // ';', any order) take the main verdict's place, as `puzzles list --rules`.
+  std::vector<std::string> rules;
+  for (size_t from = 0; from <= rules_text.size() && !rules_text.empty();) {
+    size_t to = rules_text.find(';', from);
+    if (to == std::string::npos) to = rules_text.size();
+    std::string o = rules_text.substr(from, to - from);
+    o.erase(0, o.find_first_not_of(' '));
+    o.erase(o.find_last_not_of(' ') + 1);
+    if (!o.empty()) rules.push_back(o);
+    from = to + 1;
+  }
   const std::string needle = Lower(q);
   auto catalog = CurrentCatalog();
   if (!collection.empty() &&
@@ -558,14 +571,17 @@ ApiReply Api::Puzzles(const QueryParams& query) {
   json rows = json::array();
   std::map<std::string, int> materials, results, verdicts;  // facets of the collection, for the filters
   int total = 0;
-  for (const PuzzleSummary& s : catalog->all) {
-    if (!collection.empty() && s.collection != collection) continue;
-    if (!variant.empty() && s.variant != variant) continue;
+  PuzzleSummary under;
+  for (const PuzzleSummary& listed : catalog->all) {
+    if (!collection.empty() && listed.collection != collection) continue;
+    if (!variant.empty() && listed.variant != variant) continue;
     if (!needle.empty()) {
-      const bool hit = Lower(s.title).find(needle) != std::string::npos ||
-                       std::to_string(s.number) == needle || FormatPuzzleId(s.id).rfind(needle, 0) == 0;
+      const bool hit = Lower(listed.title).find(needle) != std::string::npos ||
+                       std::to_string(listed.number) == needle || FormatPuzzleId(listed.id).rfind(needle, 0) == 0;
       if (!hit) continue;
     }
+    if (!rules.empty()) under = SummaryUnderRules(listed, rules);
+    const PuzzleSummary& s = rules.empty() ? listed : under;
     ++materials[s.material];
     ++results[ClaimName(s.claimed)];
     ++verdicts[VerdictName(s.verdict)];

@@ -208,6 +208,26 @@ TEST(ApiVerdictRules, TheLineEndIsReadUnderTheVerdictsRules) {
       }
     }
     EXPECT_TRUE(seen);
+    // `rules` lists by the verdicts under those options: only the record
+    // verified under them has one, and the verdict filter reads it.
+    auto under = cli.Get("/api/puzzles?rules=rules.stalemate%3Ddraw&verdict=none");
+    ASSERT_TRUE(under);
+    ASSERT_EQ(under->status, 200) << under->body;
+    const json none = json::parse(under->body);
+    EXPECT_EQ(none["total"], drawn ? 3 : 4) << under->body;
+    for (const json& row : none["puzzles"]) {
+      EXPECT_NE(row["id"], drawn ? fx.id(0) : "") << row.dump();
+      EXPECT_EQ(row["verdict_rules"], json::array({"rules.stalemate=draw"}));
+      EXPECT_EQ(row["other_rules"], json::array());
+    }
+    if (drawn) {
+      auto hit = cli.Get("/api/puzzles?rules=%20rules.stalemate%3Ddraw%20;&verdict=confirmed");
+      ASSERT_TRUE(hit);
+      const json one = json::parse(hit->body);
+      ASSERT_EQ(one["total"], 1) << hit->body;
+      EXPECT_EQ(one["puzzles"][0]["id"], fx.id(0));
+      EXPECT_EQ(one["puzzles"][0]["mate_plies"], 3);
+    }
   }
 }
 
