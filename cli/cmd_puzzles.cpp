@@ -409,16 +409,19 @@ void RegisterList(CLI::App* puzzles) {
     Check(store->List(f, &found));
     if (!rules->empty()) {
       size_t under = 0;
-      std::set<std::string> stored;  // the options the listed records' verdicts were reached under
       std::vector<PuzzleSummary> kept;
       for (const PuzzleSummary& s : found) {
-        if (!s.verdict_rules.empty()) stored.insert(JoinRules(s.verdict_rules));
-        for (const RulesVerdictSummary& o : s.other_rules) stored.insert(JoinRules(o.rules));
         PuzzleSummary u = SummaryUnderRules(s, *rules);
         under += u.verdict != VerdictKind::kNone;
         if (!want || u.verdict == *want) kept.push_back(std::move(u));
       }
       if (under == 0 && !found.empty()) {
+        // The options the listed records' verdicts were reached under, to help with a misspelt one.
+        std::set<std::string> stored;
+        for (const PuzzleSummary& s : found) {
+          if (!s.verdict_rules.empty()) stored.insert(JoinRules(s.verdict_rules));
+          for (const RulesVerdictSummary& o : s.other_rules) stored.insert(JoinRules(o.rules));
+        }
         std::string known;
         for (const std::string& o : stored) known += (known.empty() ? "" : "; ") + o;
         std::fprintf(stderr, "canju: no puzzle listed has a verdict under %s (%s)\n", JoinRules(*rules).c_str(),

@@ -63,19 +63,15 @@ PuzzleSummary SummaryUnderRules(const PuzzleSummary& s, const std::vector<std::s
   out.other_rules.clear();
   out.verdict_rules = rules;
   if (SameRules(s.verdict_rules, rules)) return out;
-  out.verdict = VerdictKind::kNone;
-  out.proven = Claim::kUnknown;
-  out.mate_plies = -1;
-  out.mate_exact = -1;
-  out.checked = Claim::kUnknown;
-  for (const RulesVerdictSummary& o : s.other_rules)
-    if (SameRules(o.rules, rules)) {
-      out.verdict = o.verdict;
-      out.proven = o.proven;
-      out.mate_plies = o.mate_plies;
-      out.mate_exact = o.mate_exact;
-      out.checked = o.checked;
-    }
+  auto it = std::find_if(s.other_rules.begin(), s.other_rules.end(),
+                         [&](const RulesVerdictSummary& o) { return SameRules(o.rules, rules); });
+  static const RulesVerdictSummary kNoVerdict;
+  const RulesVerdictSummary& o = it == s.other_rules.end() ? kNoVerdict : *it;
+  out.verdict = o.verdict;
+  out.proven = o.proven;
+  out.mate_plies = o.mate_plies;
+  out.mate_exact = o.mate_exact;
+  out.checked = o.checked;
   return out;
 }
 

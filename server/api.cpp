@@ -551,13 +551,10 @@ ApiReply Api::Puzzles(const QueryParams& query) {
   // `rules`: the verdicts under these `verify --set` options (separated by
   // ';', any order) take the main verdict's place, as `puzzles list --rules`.
   std::vector<std::string> rules;
-  for (size_t from = 0; from <= rules_text.size() && !rules_text.empty();) {
-    size_t to = rules_text.find(';', from);
-    if (to == std::string::npos) to = rules_text.size();
-    std::string o = rules_text.substr(from, to - from);
-    o.erase(0, o.find_first_not_of(' '));
-    o.erase(o.find_last_not_of(' ') + 1);
-    if (!o.empty()) rules.push_back(o);
+  for (size_t from = 0; from < rules_text.size();) {
+    const size_t to = std::min(rules_text.find(';', from), rules_text.size());
+    const size_t first = rules_text.find_first_not_of(' ', from);
+    if (first < to) rules.push_back(rules_text.substr(first, rules_text.find_last_not_of(' ', to - 1) + 1 - first));
     from = to + 1;
   }
   const std::string needle = Lower(q);
