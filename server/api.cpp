@@ -567,7 +567,17 @@ ApiReply Api::Puzzles(const QueryParams& query) {
 
   json rows = json::array();
   std::map<std::string, int> materials, results, verdicts;  // facets of the collection, for the filters
-  int total = 0;
+  // The other facet: the sets of rule options verdicts are stored under,
+  // each as the `rules` value that lists by them (sorted, ';'-separated).
+  std::map<std::string, int> rule_sets;
+  auto count_rule_set = [&rule_sets](std::vector<std::string> set) {
+    if (set.empty()) return;
+    std::sort(set.begin(), set.end());
+    std::string value;
+    for (const std::string& o : set) value += (value.empty() ? "" : ";") + o;
+    ++rule_sets[value];
+  };
+  int total = 0, under_rules = 0, scoped = 0;
   PuzzleSummary under;
   for (const PuzzleSummary& listed : catalog->all) {
     if (!collection.empty() && listed.collection != collection) continue;
@@ -577,8 +587,12 @@ ApiReply Api::Puzzles(const QueryParams& query) {
                        std::to_string(listed.number) == needle || FormatPuzzleId(listed.id).rfind(needle, 0) == 0;
       if (!hit) continue;
     }
+    count_rule_set(listed.verdict_rules);
+    for (const RulesVerdictSummary& o : listed.other_rules) count_rule_set(o.rules);
+    ++scoped;
     if (!rules.empty()) under = SummaryUnderRules(listed, rules);
     const PuzzleSummary& s = rules.empty() ? listed : under;
+    under_rules += !rules.empty() && s.verdict != VerdictKind::kNone;
     ++materials[s.material];
     ++results[ClaimName(s.claimed)];
     ++verdicts[VerdictName(s.verdict)];
@@ -600,11 +614,26 @@ ApiReply Api::Puzzles(const QueryParams& query) {
     for (const auto& [k, n] : m) a.push_back({{"value", k}, {"count", n}});
     return a;
   };
-  return {200, json{{"total", total},
-                    {"offset", offset},
-                    {"limit", limit},
-                    {"puzzles", rows},
-                    {"facets", {{"material", facet(materials)}, {"result", facet(results)}, {"verdict", facet(verdicts)}}}}};
+  json reply{{"total", total},
+             {"offset", offset},
+             {"limit", limit},
+             {"puzzles", rows},
+             {"facets",
+              {{"material", facet(materials)},
+               {"result", facet(results)},
+               {"verdict", facet(verdicts)},
+               {"rules", facet(rule_sets)}}}};
+  if (!rules.empty() && under_rules == 0 && scoped > 0) {
+    // As `puzzles list --rules` says on stderr: a misspelt option matches nothing.
+    std::string known;
+    for (const auto& [value, n] : rule_sets) known += (known.empty() ? "" : ", ") + ("'" + value + "'");
+    std::string asked;
+    for (const std::string& o : rules) asked += (asked.empty() ? "" : ";") + o;
+    reply["rules_note"] = "no puzzle listed has a verdict under '" + asked + "'; " +
+                          (known.empty() ? std::string("none has a verdict under rule options (canju verify --store DIR --set ...)")
+                                         : "verdicts are stored under " + known);
+  }
+  return {200, reply};
 }
 
 ApiReply Api::Puzzle(const std::string& id_text) {

@@ -9,7 +9,7 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 const state = {
   info: null,
   collections: [],
-  list: { collection: null, q: '', material: '', result: '', verdict: '', offset: 0, limit: 100 },
+  list: { collection: null, q: '', material: '', result: '', verdict: '', rules: '', offset: 0, limit: 100 },
   listSeq: 0,
   puzzle: null,
   node: 0,
@@ -139,11 +139,12 @@ function markCollection() {
 async function showList(collection) {
   show('list');
   if (state.list.collection !== collection) {
-    Object.assign(state.list, { collection, q: '', material: '', result: '', verdict: '', offset: 0 });
+    Object.assign(state.list, { collection, q: '', material: '', result: '', verdict: '', rules: '', offset: 0 });
     $('search').value = '';
     $('filter-material').value = '';
     $('filter-result').value = '';
     $('filter-verdict').value = '';
+    $('filter-rules').value = '';
   }
   $('list-title').textContent = collection || 'All puzzles 全部';
   markCollection();
@@ -154,7 +155,7 @@ async function loadList() {
   const l = state.list;
   const q = new URLSearchParams();
   if (l.collection) q.set('collection', l.collection);
-  for (const k of ['q', 'material', 'result', 'verdict']) if (l[k]) q.set(k, l[k]);
+  for (const k of ['q', 'material', 'result', 'verdict', 'rules']) if (l[k]) q.set(k, l[k]);
   q.set('offset', l.offset);
   q.set('limit', l.limit);
   const seq = ++state.listSeq;
@@ -168,6 +169,7 @@ async function loadList() {
   }
   if (seq !== state.listSeq) return;  // a newer request is on its way
   fillMaterialFilter(reply.facets.material);
+  fillRulesFilter(reply.facets.rules || [], l.rules);
   const tbody = document.querySelector('#puzzles tbody');
   tbody.textContent = '';
   for (const p of reply.puzzles) {
@@ -217,6 +219,23 @@ function verdictShort(p) {
   return label;
 }
 
+// The sets of `verify --set` options verdicts are stored under: listing by
+// one shows the verdicts under it in the verdict column. Hidden where the
+// collection has none (and none is chosen).
+function fillRulesFilter(facet, chosen) {
+  const select = $('filter-rules');
+  const values = facet.map((f) => f.value);
+  if (chosen && !values.includes(chosen)) values.push(chosen);
+  select.textContent = '';
+  select.append(el('option', { value: '', text: 'Main verdict 主判' }));
+  for (const v of values) {
+    const f = facet.find((x) => x.value === v);
+    select.append(el('option', { value: v, text: `${v.split(';').join(', ')}${f ? ` (${f.count})` : ''}` }));
+  }
+  select.value = chosen;
+  select.hidden = values.length === 0;
+}
+
 // The materials of the collection, most frequent first, as suggestions.
 function fillMaterialFilter(facet) {
   const list = $('materials');
@@ -235,7 +254,7 @@ function wireFilters() {
       loadList();
     }, 250);
   });
-  for (const [id, key] of [['filter-material', 'material'], ['filter-result', 'result'], ['filter-verdict', 'verdict']]) {
+  for (const [id, key] of [['filter-material', 'material'], ['filter-result', 'result'], ['filter-verdict', 'verdict'], ['filter-rules', 'rules']]) {
     $(id).addEventListener('change', () => {
       state.list[key] = $(id).value.trim();
       state.list.offset = 0;

@@ -228,6 +228,22 @@ TEST(ApiVerdictRules, TheLineEndIsReadUnderTheVerdictsRules) {
       EXPECT_EQ(one["puzzles"][0]["id"], fx.id(0));
       EXPECT_EQ(one["puzzles"][0]["mate_plies"], 3);
     }
+    // The rules facet names the options verdicts are stored under, as the
+    // value `rules` takes; where no record has a verdict under the asked
+    // options, rules_note says which are stored.
+    EXPECT_EQ(none["facets"]["rules"],
+              drawn ? json::array({{{"value", "rules.stalemate=draw"}, {"count", 1}}}) : json::array())
+        << under->body;
+    EXPECT_EQ(none.contains("rules_note"), !drawn) << under->body;
+    auto misspelt = cli.Get("/api/puzzles?rules=rules.stalemate%3Ddrew");
+    ASSERT_TRUE(misspelt);
+    ASSERT_EQ(misspelt->status, 200) << misspelt->body;
+    const json note = json::parse(misspelt->body);
+    EXPECT_EQ(note["total"], 4);
+    ASSERT_TRUE(note.contains("rules_note")) << misspelt->body;
+    const std::string text = note["rules_note"];
+    EXPECT_NE(text.find("'rules.stalemate=drew'"), std::string::npos) << text;
+    EXPECT_EQ(text.find("'rules.stalemate=draw'") != std::string::npos, drawn) << text;
   }
 }
 
