@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include "serve_fixture.h"
@@ -264,7 +265,7 @@ class BrowserTest : public ::testing::Test {
     }
     artifacts_ = std::string(CANJU_BINARY_DIR) + "/artifacts";
     fs::create_directories(artifacts_);
-    fx_.Build();
+    fx_.Build(first_verdict_ ? &*first_verdict_ : nullptr);
     fx_.Serve();
     if (HasFatalFailure()) return;
     const std::string err = browser_.Start(driver, chromium, artifacts_);
@@ -274,6 +275,9 @@ class BrowserTest : public ::testing::Test {
       FAIL() << "the browser did not start: " << err;
     }
   }
+
+  // The first record's verdict, when a test needs another than the fixture's.
+  std::optional<Verdict> first_verdict_;
 
   json ApiGet(const std::string& path) {
     httplib::Client cli("127.0.0.1", fx_.port());
@@ -469,6 +473,49 @@ TEST_F(BrowserTest, BrowsesCollectionsAndStepsThroughASolution) {
   browser_.Click("#next");
   ExpectShowing(chess, 1);
   EXPECT_EQ(browser_.Script("return document.querySelector('#board .piece[data-square=\"a8\"]').dataset.piece;"), "R");
+}
+
+// A record verified under other rule options too: the list marks its row,
+// and the rules menu lists the collection by the verdicts under them.
+class BrowserRulesTest : public BrowserTest {
+ protected:
+  BrowserRulesTest() {
+    Verdict vd = testing_util::ServeTestRecords()[0].verdict;
+    vd.pv = {"e1d1", "d9e9", "d1d8"};
+    vd.mate_plies = 3;
+    vd.solver = "canju-dfpn 2; rules.stalemate=draw";
+    first_verdict_ = vd;
+  }
+};
+
+TEST_F(BrowserRulesTest, ListsByTheVerdictsUnderOtherRules) {
+  browser_.Navigate(Url("#/c/%E6%B5%8B%E8%AF%95%E8%B0%B1"));  // 测试谱
+  ASSERT_TRUE(browser_.WaitFor("document.body.dataset.ready === 'list'"));
+  const std::string row = "#puzzles tbody tr[data-id='" + fx_.id(0) + "']";
+  EXPECT_EQ(browser_.Script("return document.querySelector(\"" + row + " .badge\").textContent;"), "+1 他规则");
+  EXPECT_EQ(browser_.Script("return document.getElementById('filter-rules').hidden;"), false);
+  EXPECT_EQ(browser_.Script("return [...document.querySelectorAll('#filter-rules option')].map(o => o.value);"),
+            json::array({"", "rules.stalemate=draw"}));
+  // Under those options only the first record has a verdict: the others read "not verified".
+  browser_.Script("const r = document.getElementById('filter-rules'); r.value = 'rules.stalemate=draw';"
+                  "r.dispatchEvent(new Event('change')); return 0;");
+  ASSERT_TRUE(browser_.WaitFor("document.body.dataset.ready === 'list' && "
+                               "document.querySelectorAll('#puzzles tbody tr .verdict.none').length === 1"));
+  EXPECT_NE(browser_.Script("return document.querySelector(\"" + row + " .verdict\").textContent;")
+                .get<std::string>()
+                .find("2步杀"),
+            std::string::npos);
+  browser_.Script("const v = document.getElementById('filter-verdict'); v.value = 'none';"
+                  "v.dispatchEvent(new Event('change')); return 0;");
+  ASSERT_TRUE(browser_.WaitFor("document.body.dataset.ready === 'list' && "
+                               "document.querySelectorAll('#puzzles tbody tr').length === 1"));
+  EXPECT_EQ(browser_.Script("return document.querySelectorAll(\"" + row + "\").length;"), 0);
+  // Back to the main verdicts: the record's own verdict, and the menu keeps its choices.
+  browser_.Script("const r = document.getElementById('filter-rules'); r.value = '';"
+                  "r.dispatchEvent(new Event('change')); return 0;");
+  ASSERT_TRUE(browser_.WaitFor("document.body.dataset.ready === 'list' && "
+                               "document.getElementById('filter-rules').options.length === 2"));
+  EXPECT_EQ(browser_.Script("return document.getElementById('error').hidden;"), true);
 }
 
 }  // namespace
