@@ -30,7 +30,8 @@
 // rule_overrides), e.g. rules.perpetual_chase=loss for its cost.
 // --material-weight W sets SolveOptions::material_weight (0 = the search
 // without the material heuristic, for comparisons); --killers 0 turns
-// SolveOptions::killers off; --full-width-share F sets SolveOptions::
+// SolveOptions::killers off; --simulation N sets SolveOptions::
+// simulation_nodes; --full-width-share F sets SolveOptions::
 // full_width_share. --threads T races T searchers on each puzzle
 // (SolveOptions::threads, solver/race.h: whole verifications, each with the
 // puzzle's budget, a table and heuristics of its own); with --jobs J that
@@ -123,6 +124,7 @@ int main(int argc, char** argv) {
   int material_weight = -1;  // -1: SolveOptions' default
   double full_width_share = -1;  // -1: SolveOptions' default
   int killers = -1;
+  long simulation = -1;
   int searchers = 1;
   bool book_walk = true;
   double walk_share = VerifyOptions().book_walk_share;
@@ -147,6 +149,7 @@ int main(int argc, char** argv) {
     else if (a == "--material-weight" && i + 1 < argc) material_weight = std::atoi(argv[++i]);
     else if (a == "--full-width-share" && i + 1 < argc) full_width_share = std::atof(argv[++i]);
     else if (a == "--killers" && i + 1 < argc) killers = std::atoi(argv[++i]);
+    else if (a == "--simulation" && i + 1 < argc) simulation = std::atol(argv[++i]);
     else if (a == "--threads" && i + 1 < argc) searchers = std::max(1, std::atoi(argv[++i]));
     else if (a == "--no-book-walk") book_walk = false;
     else if (a == "--walk-share" && i + 1 < argc) walk_share = std::atof(argv[++i]);
@@ -155,7 +158,7 @@ int main(int argc, char** argv) {
     else if (a == "--set" && i + 1 < argc) rule_overrides.push_back(argv[++i]);
     else if (a.rfind("--", 0) == 0) {
       std::fprintf(stderr,
-                   "usage: solver_bench [--seconds S] [--jobs J] [--every N] [--nodes N] [--wall-clock] [--hash MB] [--material-weight W] [--full-width-share F] [--killers 0|1] [--threads T] [--tb DIR] "
+                   "usage: solver_bench [--seconds S] [--jobs J] [--every N] [--nodes N] [--wall-clock] [--hash MB] [--material-weight W] [--full-width-share F] [--killers 0|1] [--simulation N] [--threads T] [--tb DIR] "
                    "[--tb-missing N] [--walk-share F] [--walk-near-open N] [--walk-near-share F] [--no-book-walk] "
                    "[--set SECTION.KEY=VALUE] [--markdown FILE] "
                    "[PATH...]\n");
@@ -210,6 +213,7 @@ int main(int argc, char** argv) {
   if (material_weight >= 0) vo.solve.material_weight = material_weight;
   if (full_width_share > 0) vo.solve.full_width_share = full_width_share;
   if (killers >= 0) vo.solve.killers = killers != 0;
+  if (simulation >= 0) vo.solve.simulation_nodes = static_cast<uint32_t>(simulation);
   vo.solve.threads = searchers;
   vo.book_walk = book_walk;
   vo.book_walk_share = walk_share;

@@ -336,6 +336,176 @@ void Prover::PreferKiller(int ply, std::vector<Child>* kids) const {
   }
 }
 
+// Simulation (after Kawano's for tsume-shogi): the defender's moves at a
+// node are often refuted the same way — a rook stepping along a rank, an
+// interposition on another square. Once one is refuted (`proved`), each
+// open sibling is tried against the attacker moves of that proof: at the
+// attacker's nodes the move the table keeps for the proved line's position,
+// at the defender's every legal reply, in step with the proved line. Only
+// the sibling's own positions are judged (legality, mate, the table's
+// facts, the endgame tables), so a simulated proof is a proof: one that
+// needs a move the proved line does not have, or meets a repetition or a
+// clock, fails and leaves the sibling to the search. A proof found stores
+// its facts, path-independent since it passes no repetition.
+void Prover::SimulateSiblings(int ply, uint16_t child_depth, Move proved, std::vector<Child>* kids) {
+  if (simulation_lists_.empty()) simulation_lists_.resize(2 * (kMaxPly + 2));
+  for (Child& k : *kids) {
+    if (k.pn == 0 || k.dn == 0 || k.move == proved) continue;
+    Position src = *pos_, dst = *pos_;
+    StateInfo s1, s2;
+    src.DoMove(proved, &s1);
+    dst.DoMove(k.move, &s2);
+    simulation_left_ = simulation_nodes_;
+    uint16_t len = 0;
+    if (SimulateAttacker(ply, 1, src, dst, child_depth, &len)) {
+      k.pn = 0, k.dn = kInf, k.len = len, k.rep = kNoRep;
+      ++simulated_;
+    }
+    if (aborted_) return;
+  }
+}
+
+// A position of the simulated line met before, on the search's path (above
+// the last capture or not: erring on the side of failing) or on the line.
+bool Prover::SimulationRepeats(int ply, int sim_ply, uint64_t key) const {
+  for (int i = 0; i <= ply; ++i)
+    if (keys_[i] == key) return true;
+  for (int i = 1; i < sim_ply; ++i)
+    if (simulation_keys_[i] == key) return true;
+  return false;
+}
+
+bool Prover::SimulateAttacker(int ply, int sim_ply, Position& src, Position& dst, uint16_t depth, uint16_t* len) {
+  if (simulation_left_ == 0 || ply + sim_ply >= kMaxPly) return false;
+  --simulation_left_;
+  if (budget_->Tick()) aborted_ = true;
+  if (aborted_) return false;
+  const uint64_t key = dst.key();
+  if (SimulationRepeats(ply, sim_ply, key)) return false;
+  const Variant& v = dst.variant();
+  if (v.rules().halfmove_draw > 0 && dst.halfmove_clock() >= v.rules().halfmove_draw) return false;
+  const TTProbe p = tt_->Probe(key ^ salt_, depth);
+  if (p.proven) {
+    *len = p.proof_len;
+    return true;
+  }
+  if (p.disproven || depth < 1) return false;
+  if (proof_salt_) {
+    const TTProbe shared = tt_->Probe(key ^ proof_salt_, depth);
+    if (shared.proven) {
+      *len = shared.proof_len;
+      return true;
+    }
+  }
+  if (tablebase_ && q_.mode == Mode::kAll) {
+    TablebaseValue tv;
+    if (tablebase_->Probe(dst, &tv) && tv.result != Claim::kUnknown) {
+      if (tv.result != Claim::kWin || tv.dtm < 0 || tv.dtm > depth) return false;
+      *len = static_cast<uint16_t>(tv.dtm);
+      return true;
+    }
+  }
+  // The proved line's move here.
+  uint16_t pl;
+  int16_t dd;
+  uint32_t raw = 0;
+  tt_->Facts(src.key() ^ salt_, &pl, &dd, &raw);
+  if (!raw && proof_salt_) tt_->Facts(src.key() ^ proof_salt_, &pl, &dd, &raw);
+  if (!raw) return false;
+  const Move m = Move::FromRaw(raw);
+  MoveList& legal = simulation_lists_[2 * sim_ply];
+  dst.GenerateLegal(&legal);
+  {
+    Child c{};
+    Position* saved = pos_;
+    pos_ = &dst;
+    const bool terminal = Terminal(legal.size(), legal.empty() && dst.InCheck(), &c);
+    pos_ = saved;
+    if (terminal) {
+      *len = 0;
+      return c.pn == 0;
+    }
+  }
+  if (!legal.contains(m)) return false;
+  MoveList& src_legal = simulation_lists_[2 * sim_ply + 1];
+  src.GenerateLegal(&src_legal);
+  if (!src_legal.contains(m)) return false;  // a stale move of another position in the slot
+  StateInfo s1, s2;
+  dst.DoMove(m, &s2);
+  if (q_.mode != Mode::kAll && !dst.InCheck()) {  // quiet threats are not simulated
+    dst.UndoMove(m, s2);
+    return false;
+  }
+  src.DoMove(m, &s1);
+  simulation_keys_[sim_ply] = key;
+  uint16_t l = 0;
+  const uint16_t next = depth == kUnbounded ? kUnbounded : static_cast<uint16_t>(depth - 1);
+  const bool ok = SimulateDefender(ply, sim_ply + 1, src, dst, next, &l);
+  src.UndoMove(m, s1);
+  dst.UndoMove(m, s2);
+  if (!ok) return false;
+  *len = static_cast<uint16_t>(l + 1);
+  tt_->StoreProof(key ^ salt_, *len, raw, 0);
+  return true;
+}
+
+bool Prover::SimulateDefender(int ply, int sim_ply, Position& src, Position& dst, uint16_t depth, uint16_t* len) {
+  if (simulation_left_ == 0 || ply + sim_ply >= kMaxPly) return false;
+  --simulation_left_;
+  if (budget_->Tick()) aborted_ = true;
+  if (aborted_) return false;
+  const uint64_t key = dst.key();
+  if (SimulationRepeats(ply, sim_ply, key)) return false;
+  const Variant& v = dst.variant();
+  MoveList& legal = simulation_lists_[2 * sim_ply];
+  dst.GenerateLegal(&legal);
+  {
+    Child c{};
+    Position* saved = pos_;
+    pos_ = &dst;
+    const bool terminal = Terminal(legal.size(), legal.empty() && dst.InCheck(), &c);
+    pos_ = saved;
+    if (terminal) {
+      *len = 0;
+      return c.pn == 0;
+    }
+  }
+  if (v.rules().halfmove_draw > 0 && dst.halfmove_clock() >= v.rules().halfmove_draw) return false;
+  const TTProbe p = tt_->Probe(key ^ salt_, depth);
+  if (p.proven) {
+    *len = p.proof_len;
+    return true;
+  }
+  if (p.disproven || depth < 2) return false;
+  if (tablebase_ && q_.mode == Mode::kAll) {
+    TablebaseValue tv;
+    if (tablebase_->Probe(dst, &tv) && tv.result != Claim::kUnknown) {
+      if (tv.result != Claim::kLoss || tv.dtm < 0 || tv.dtm > depth) return false;
+      *len = static_cast<uint16_t>(tv.dtm);
+      return true;
+    }
+  }
+  MoveList& src_legal = simulation_lists_[2 * sim_ply + 1];
+  src.GenerateLegal(&src_legal);
+  simulation_keys_[sim_ply] = key;
+  const uint16_t next = depth == kUnbounded ? kUnbounded : static_cast<uint16_t>(depth - 1);
+  uint16_t longest = 0;
+  for (const Move m : legal) {  // the deeper plies use lists of their own
+    if (!src_legal.contains(m)) return false;
+    StateInfo s1, s2;
+    src.DoMove(m, &s1);
+    dst.DoMove(m, &s2);
+    uint16_t l = 0;
+    const bool ok = SimulateAttacker(ply, sim_ply + 1, src, dst, next, &l);
+    dst.UndoMove(m, s2);
+    src.UndoMove(m, s1);
+    if (!ok) return false;
+    longest = std::max<uint16_t>(longest, static_cast<uint16_t>(l + 1));
+  }
+  *len = longest;
+  return depth == kUnbounded || longest <= depth;
+}
+
 Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn) {
   Position& pos = *pos_;
   const bool or_node = attacker_[ply];
@@ -497,6 +667,8 @@ Prover::Result Prover::Mid(int ply, uint16_t depth, uint32_t thpn, uint32_t thdn
     const Result cr = Mid(ply + 1, child_depth, child_thpn, child_thdn);
     pos.UndoMove(c.move, st);
     c.pn = cr.pn, c.dn = cr.dn, c.len = cr.len, c.rep = cr.rep;
+    if (!or_node && cr.pn == 0 && simulation_nodes_ && kids.size() > 1 && !aborted_)
+      SimulateSiblings(ply, child_depth, c.move, &kids);
   }
 
   const uint32_t work = static_cast<uint32_t>(std::min<uint64_t>(budget_->nodes() - nodes_before, 0xFFFFFFFFu));

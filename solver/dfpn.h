@@ -127,6 +127,13 @@ class Prover {
   // node at the same ply (the attacker's proving move, the defender's
   // refutation) goes first among a new node's children that tie with it.
   void set_killers(bool on) { killers_ = on; }
+  // Simulation (dfpn.cpp, SimulateSiblings): where a defender move has just
+  // been refuted, the defender's other moves are first tried against the
+  // same attacker moves, verified without search, `nodes` positions each
+  // (0: off).
+  void set_simulation_nodes(uint32_t nodes) { simulation_nodes_ = nodes; }
+  // Siblings proved by simulation so far (all calls).
+  uint64_t simulated() const { return simulated_; }
   // Whether the attacker may play the move that led to `pos` in mode `mode`
   // (the attacker has just moved).
   bool Allowed(Position& pos, const Question& q);
@@ -164,6 +171,10 @@ class Prover {
   int Balance() const;  // attacker's material minus the defender's
   void WeighMaterial(int ply, Child* c) const;
   void PreferKiller(int ply, std::vector<Child>* kids) const;
+  void SimulateSiblings(int ply, uint16_t child_depth, Move proved, std::vector<Child>* kids);
+  bool SimulateAttacker(int ply, int sim_ply, Position& src, Position& dst, uint16_t depth, uint16_t* len);
+  bool SimulateDefender(int ply, int sim_ply, Position& src, Position& dst, uint16_t depth, uint16_t* len);
+  bool SimulationRepeats(int ply, int sim_ply, uint64_t key) const;
 
   TranspositionTable* tt_;
   Budget* budget_;
@@ -205,6 +216,11 @@ class Prover {
   int balance_[kMaxPly + 2] = {};
   bool killers_ = false;
   uint32_t killer_[kMaxPly + 2] = {};  // Move::raw() of the last deciding move per ply (0: none)
+  uint32_t simulation_nodes_ = 0;
+  uint32_t simulation_left_ = 0;              // of the attempt under way
+  uint64_t simulated_ = 0;
+  std::vector<MoveList> simulation_lists_;    // two per ply of a simulated line
+  uint64_t simulation_keys_[kMaxPly + 2] = {};
 };
 
 }  // namespace canju::solver

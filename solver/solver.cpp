@@ -206,6 +206,7 @@ struct Solver::Impl {
     prover = std::make_unique<Prover>(&tt, budget.get(), opt.tablebase);
     prover->set_material_weight(opt.material_weight);
     prover->set_killers(opt.killers);
+    prover->set_simulation_nodes(opt.simulation_nodes);
   }
 
   // A share of what is left of the budget, as (node limit, deadline).

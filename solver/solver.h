@@ -47,6 +47,10 @@ struct SolveOptions {
   // Ordering only; it mostly speeds up the bounded searches of the
   // shortest mate.
   bool killers = true;
+  // Simulation in the proof-number searches (Prover::set_simulation_nodes):
+  // a defender move whose sibling was just refuted is first tried against
+  // the same attacker moves, with up to this many positions; 0: off.
+  uint32_t simulation_nodes = 0;
   // Share of what the consecutive-check search left that the full-width
   // search for the side to move may use; the opponent's searches (a
   // refutation of a claimed win) get the rest.

@@ -308,14 +308,18 @@ TEST(Solver, BoundedSearchAgreesWithBruteForce) {
     struct Order {
       int weight;
       bool killers;
+      uint32_t simulation = 0;
     };
-    for (const Order o : {Order{0, false}, Order{8, false}, Order{400, false}, Order{0, true}, Order{8, true}}) {
+    for (const Order o : {Order{0, false}, Order{8, false}, Order{400, false}, Order{0, true}, Order{8, true},
+                          Order{8, true, 1000}}) {
       TranspositionTable tt(size_t{1} << 20);
       Budget budget(0, 0);
       Prover prover(&tt, &budget);
       prover.set_material_weight(o.weight);
       prover.set_killers(o.killers);
-      const std::string how = " weight " + std::to_string(o.weight) + " killers " + std::to_string(o.killers);
+      prover.set_simulation_nodes(o.simulation);
+      const std::string how = " weight " + std::to_string(o.weight) + " killers " + std::to_string(o.killers) +
+                              " simulation " + std::to_string(o.simulation);
       const Answer a1 = prover.Prove(p, {kFirst, Mode::kAll, 1});
       EXPECT_EQ(a1.status, brute1 ? ProofStatus::kProven : ProofStatus::kDisproven) << p.Fen() << how;
       const Answer a = prover.Prove(p, {kFirst, Mode::kAll, 3});
@@ -326,6 +330,44 @@ TEST(Solver, BoundedSearchAgreesWithBruteForce) {
   }
   EXPECT_GE(checked, 50);
   EXPECT_GT(mates, 0);
+}
+
+TEST(Solver, SimulationProvesWhatTheSearchProves) {
+  // Deeper bounded questions (mate within 5 and 7 plies) on small random
+  // positions of four materials: the search with simulation answers as the
+  // one without, and it proves some defences by simulation. (A simulation
+  // that checked only the first defence of each node fails here.)
+  int checked = 0, proved = 0;
+  uint64_t simulated = 0;
+  for (const char* pieces : {"KkRRNap", "KkRNab", "KkRCaa", "KkNNPab"}) {
+    testing_util::RandomPositions positions(BuiltinVariant("xiangqi"), pieces, 777);
+    Position p;
+    for (int n = 0; n < 30 && positions.Next(&p); ++n) {
+      ++checked;
+      for (const uint16_t depth : {uint16_t{5}, uint16_t{7}}) {
+        for (const Mode mode : {Mode::kAll, Mode::kChecks}) {
+          Answer answers[2];
+          for (int sim = 0; sim < 2; ++sim) {
+            TranspositionTable tt(size_t{1} << 20);
+            Budget budget(0, 0);
+            Prover prover(&tt, &budget);
+            prover.set_material_weight(8);
+            prover.set_killers(true);
+            prover.set_simulation_nodes(sim ? 1000 : 0);
+            answers[sim] = prover.Prove(p, {kFirst, mode, depth});
+            simulated += prover.simulated();
+          }
+          const std::string how =
+              p.Fen() + " depth " + std::to_string(depth) + (mode == Mode::kAll ? " all" : " checks");
+          EXPECT_EQ(answers[1].status, answers[0].status) << how;
+          proved += answers[0].status == ProofStatus::kProven;
+        }
+      }
+    }
+  }
+  EXPECT_GE(checked, 100);
+  EXPECT_GT(proved, 5);
+  EXPECT_GT(simulated, 0u);
 }
 
 // After each defence of the line `r.pv` from `p`, with at most five plies
