@@ -375,13 +375,29 @@ bool Prover::SimulationRepeats(int ply, int sim_ply, uint64_t key) const {
   return false;
 }
 
-bool Prover::SimulateAttacker(int ply, int sim_ply, Position& src, Position& dst, uint16_t depth, uint16_t* len) {
+// Counts one position of the attempt; false where it must stop: its cap or
+// the budget spent, the ply cap, or a repetition.
+bool Prover::SimulationStep(int ply, int sim_ply, const Position& dst) {
   if (simulation_left_ == 0 || ply + sim_ply >= kMaxPly) return false;
   --simulation_left_;
   if (budget_->Tick()) aborted_ = true;
-  if (aborted_) return false;
+  return !aborted_ && !SimulationRepeats(ply, sim_ply, dst.key());
+}
+
+// Whether `dst` (with its legal moves) ends the game: -1 no, 1 the
+// attacker has won, 0 lost.
+int Prover::SimulatedTerminal(Position& dst, const MoveList& legal) {
+  Child c{};
+  Position* saved = pos_;
+  pos_ = &dst;  // Terminal reads the position through pos_
+  const bool terminal = Terminal(legal.size(), legal.empty() && dst.InCheck(), &c);
+  pos_ = saved;
+  return terminal ? c.pn == 0 : -1;
+}
+
+bool Prover::SimulateAttacker(int ply, int sim_ply, Position& src, Position& dst, uint16_t depth, uint16_t* len) {
+  if (!SimulationStep(ply, sim_ply, dst)) return false;
   const uint64_t key = dst.key();
-  if (SimulationRepeats(ply, sim_ply, key)) return false;
   const Variant& v = dst.variant();
   if (v.rules().halfmove_draw > 0 && dst.halfmove_clock() >= v.rules().halfmove_draw) return false;
   const TTProbe p = tt_->Probe(key ^ salt_, depth);
@@ -415,16 +431,9 @@ bool Prover::SimulateAttacker(int ply, int sim_ply, Position& src, Position& dst
   const Move m = Move::FromRaw(raw);
   MoveList& legal = simulation_lists_[2 * sim_ply];
   dst.GenerateLegal(&legal);
-  {
-    Child c{};
-    Position* saved = pos_;
-    pos_ = &dst;
-    const bool terminal = Terminal(legal.size(), legal.empty() && dst.InCheck(), &c);
-    pos_ = saved;
-    if (terminal) {
-      *len = 0;
-      return c.pn == 0;
-    }
+  if (const int t = SimulatedTerminal(dst, legal); t >= 0) {
+    *len = 0;
+    return t == 1;
   }
   if (!legal.contains(m)) return false;
   MoveList& src_legal = simulation_lists_[2 * sim_ply + 1];
@@ -450,25 +459,14 @@ bool Prover::SimulateAttacker(int ply, int sim_ply, Position& src, Position& dst
 }
 
 bool Prover::SimulateDefender(int ply, int sim_ply, Position& src, Position& dst, uint16_t depth, uint16_t* len) {
-  if (simulation_left_ == 0 || ply + sim_ply >= kMaxPly) return false;
-  --simulation_left_;
-  if (budget_->Tick()) aborted_ = true;
-  if (aborted_) return false;
+  if (!SimulationStep(ply, sim_ply, dst)) return false;
   const uint64_t key = dst.key();
-  if (SimulationRepeats(ply, sim_ply, key)) return false;
   const Variant& v = dst.variant();
   MoveList& legal = simulation_lists_[2 * sim_ply];
   dst.GenerateLegal(&legal);
-  {
-    Child c{};
-    Position* saved = pos_;
-    pos_ = &dst;
-    const bool terminal = Terminal(legal.size(), legal.empty() && dst.InCheck(), &c);
-    pos_ = saved;
-    if (terminal) {
-      *len = 0;
-      return c.pn == 0;
-    }
+  if (const int t = SimulatedTerminal(dst, legal); t >= 0) {
+    *len = 0;
+    return t == 1;
   }
   if (v.rules().halfmove_draw > 0 && dst.halfmove_clock() >= v.rules().halfmove_draw) return false;
   const TTProbe p = tt_->Probe(key ^ salt_, depth);
