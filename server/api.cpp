@@ -570,12 +570,15 @@ ApiReply Api::Puzzles(const QueryParams& query) {
   // The other facet: the sets of rule options verdicts are stored under,
   // each as the `rules` value that lists by them (sorted, ';'-separated).
   std::map<std::string, int> rule_sets;
-  auto count_rule_set = [&rule_sets](std::vector<std::string> set) {
+  auto joined = [](const std::vector<std::string>& options) {
+    std::string value;
+    for (const std::string& o : options) value += (value.empty() ? "" : ";") + o;
+    return value;
+  };
+  auto count_rule_set = [&rule_sets, &joined](std::vector<std::string> set) {
     if (set.empty()) return;
     std::sort(set.begin(), set.end());
-    std::string value;
-    for (const std::string& o : set) value += (value.empty() ? "" : ";") + o;
-    ++rule_sets[value];
+    ++rule_sets[joined(set)];
   };
   int total = 0, under_rules = 0, scoped = 0;
   PuzzleSummary under;
@@ -627,9 +630,7 @@ ApiReply Api::Puzzles(const QueryParams& query) {
     // As `puzzles list --rules` says on stderr: a misspelt option matches nothing.
     std::string known;
     for (const auto& [value, n] : rule_sets) known += (known.empty() ? "" : ", ") + ("'" + value + "'");
-    std::string asked;
-    for (const std::string& o : rules) asked += (asked.empty() ? "" : ";") + o;
-    reply["rules_note"] = "no puzzle listed has a verdict under '" + asked + "'; " +
+    reply["rules_note"] = "no puzzle listed has a verdict under '" + joined(rules) + "'; " +
                           (known.empty() ? std::string("none has a verdict under rule options (canju verify --store DIR --set ...)")
                                          : "verdicts are stored under " + known);
   }

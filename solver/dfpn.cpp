@@ -350,7 +350,7 @@ void Prover::PreferKiller(int ply, std::vector<Child>* kids) const {
 void Prover::SimulateSiblings(int ply, uint16_t child_depth, Move proved, std::vector<Child>* kids) {
   if (simulation_lists_.empty()) simulation_lists_.resize(2 * (kMaxPly + 2));
   for (Child& k : *kids) {
-    if (k.pn == 0 || k.dn == 0 || k.move == proved) continue;
+    if (k.pn == 0 || k.dn == 0) continue;  // the refuted move among them
     Position src = *pos_, dst = *pos_;
     StateInfo s1, s2;
     src.DoMove(proved, &s1);

@@ -279,6 +279,12 @@ class BrowserTest : public ::testing::Test {
   // The first record's verdict, when a test needs another than the fixture's.
   std::optional<Verdict> first_verdict_;
 
+  // Sets a list filter as a user's choice would (its change event).
+  void ChooseFilter(const std::string& id, const std::string& value) {
+    browser_.Script("const f = document.getElementById('" + id + "'); f.value = '" + value +
+                    "'; f.dispatchEvent(new Event('change')); return 0;");
+  }
+
   json ApiGet(const std::string& path) {
     httplib::Client cli("127.0.0.1", fx_.port());
     cli.set_read_timeout(120, 0);  // a solve takes up to its budget; httplib's default is 5 s
@@ -345,12 +351,10 @@ TEST_F(BrowserTest, BrowsesCollectionsAndStepsThroughASolution) {
   // The material filter, with the collection's materials as suggestions.
   EXPECT_EQ(browser_.Script("return [...document.querySelectorAll('#materials option')].map(o => o.value).sort();"),
             json::array({"KRK", "KRPK"}));
-  browser_.Script("const m = document.getElementById('filter-material'); m.value = 'KRPK';"
-                  "m.dispatchEvent(new Event('change')); return 0;");
+  ChooseFilter("filter-material", "KRPK");
   ASSERT_TRUE(browser_.WaitFor("document.querySelectorAll('#puzzles tbody tr').length === 1 && "
                                "document.querySelector('#puzzles tbody tr a').textContent === '错谱'"));
-  browser_.Script("const m = document.getElementById('filter-material'); m.value = '';"
-                  "m.dispatchEvent(new Event('change')); return 0;");
+  ChooseFilter("filter-material", "");
   ASSERT_TRUE(browser_.WaitFor("document.body.dataset.ready === 'list' && "
                                "document.querySelectorAll('#puzzles tbody tr').length === 2"));
 
@@ -497,22 +501,19 @@ TEST_F(BrowserRulesTest, ListsByTheVerdictsUnderOtherRules) {
   EXPECT_EQ(browser_.Script("return [...document.querySelectorAll('#filter-rules option')].map(o => o.value);"),
             json::array({"", "rules.stalemate=draw"}));
   // Under those options only the first record has a verdict: the others read "not verified".
-  browser_.Script("const r = document.getElementById('filter-rules'); r.value = 'rules.stalemate=draw';"
-                  "r.dispatchEvent(new Event('change')); return 0;");
+  ChooseFilter("filter-rules", "rules.stalemate=draw");
   ASSERT_TRUE(browser_.WaitFor("document.body.dataset.ready === 'list' && "
                                "document.querySelectorAll('#puzzles tbody tr .verdict.none').length === 1"));
   EXPECT_NE(browser_.Script("return document.querySelector(\"" + row + " .verdict\").textContent;")
                 .get<std::string>()
                 .find("2步杀"),
             std::string::npos);
-  browser_.Script("const v = document.getElementById('filter-verdict'); v.value = 'none';"
-                  "v.dispatchEvent(new Event('change')); return 0;");
+  ChooseFilter("filter-verdict", "none");
   ASSERT_TRUE(browser_.WaitFor("document.body.dataset.ready === 'list' && "
                                "document.querySelectorAll('#puzzles tbody tr').length === 1"));
   EXPECT_EQ(browser_.Script("return document.querySelectorAll(\"" + row + "\").length;"), 0);
   // Back to the main verdicts: the record's own verdict, and the menu keeps its choices.
-  browser_.Script("const r = document.getElementById('filter-rules'); r.value = '';"
-                  "r.dispatchEvent(new Event('change')); return 0;");
+  ChooseFilter("filter-rules", "");
   ASSERT_TRUE(browser_.WaitFor("document.body.dataset.ready === 'list' && "
                                "document.getElementById('filter-rules').options.length === 2"));
   EXPECT_EQ(browser_.Script("return document.getElementById('error').hidden;"), true);
