@@ -14,6 +14,10 @@ constexpr uint32_t kBig = kInf - 1;       // the largest number of an undecided 
 constexpr int16_t kNoRep = 0x7FFF;        // depends on no repetition
 constexpr int16_t kPathDep = -1;          // depends on the ply cap or a clock: never a fact
 constexpr uint32_t kUnit = 8;             // a new node's numbers are multiples of this
+// A simulated defender's replies up to this many are each tested alone in
+// the proved line's position (one piece's moves generated per reply); more,
+// and that position's move list is cheaper.
+constexpr int kSimulationRepliesTestedAlone = 8;
 
 uint32_t SatAdd(uint32_t a, uint32_t b) {
   const uint64_t s = uint64_t{a} + b;
@@ -386,11 +390,11 @@ bool Prover::SimulationStep(int ply, int sim_ply, const Position& dst) {
 
 // Whether `dst` (with its legal moves) ends the game: -1 no, 1 the
 // attacker has won, 0 lost.
-int Prover::SimulatedTerminal(Position& dst, const MoveList& legal) {
+int Prover::SimulatedTerminal(Position& dst, int nmoves) {
   Child c{};
   Position* saved = pos_;
   pos_ = &dst;  // Terminal reads the position through pos_
-  const bool terminal = Terminal(legal.size(), legal.empty() && dst.InCheck(), &c);
+  const bool terminal = Terminal(nmoves, nmoves == 0 && dst.InCheck(), &c);
   pos_ = saved;
   return terminal ? c.pn == 0 : -1;
 }
@@ -429,16 +433,15 @@ bool Prover::SimulateAttacker(int ply, int sim_ply, Position& src, Position& dst
   if (!raw && proof_salt_) tt_->Facts(src.key() ^ proof_salt_, &pl, &dd, &raw);
   if (!raw) return false;
   const Move m = Move::FromRaw(raw);
-  MoveList& legal = simulation_lists_[2 * sim_ply];
-  dst.GenerateLegal(&legal);
-  if (const int t = SimulatedTerminal(dst, legal); t >= 0) {
+  // No move lists here: the line's move must be legal in both positions (in
+  // src too, for a slot may hold another position's move); where it is not
+  // in dst the attempt fails, whether or not dst ends the game. Where it is,
+  // dst has a move, so only a lost royal can end it.
+  if (!dst.IsPseudoLegal(m) || !dst.IsLegal(m) || !src.IsPseudoLegal(m) || !src.IsLegal(m)) return false;
+  if (const int t = SimulatedTerminal(dst, 1); t >= 0) {
     *len = 0;
     return t == 1;
   }
-  if (!legal.contains(m)) return false;
-  MoveList& src_legal = simulation_lists_[2 * sim_ply + 1];
-  src.GenerateLegal(&src_legal);
-  if (!src_legal.contains(m)) return false;  // a stale move of another position in the slot
   StateInfo s1, s2;
   dst.DoMove(m, &s2);
   if (q_.mode != Mode::kAll && !dst.InCheck()) {  // quiet threats are not simulated
@@ -464,7 +467,7 @@ bool Prover::SimulateDefender(int ply, int sim_ply, Position& src, Position& dst
   const Variant& v = dst.variant();
   MoveList& legal = simulation_lists_[2 * sim_ply];
   dst.GenerateLegal(&legal);
-  if (const int t = SimulatedTerminal(dst, legal); t >= 0) {
+  if (const int t = SimulatedTerminal(dst, legal.size()); t >= 0) {
     *len = 0;
     return t == 1;
   }
@@ -483,13 +486,16 @@ bool Prover::SimulateDefender(int ply, int sim_ply, Position& src, Position& dst
       return true;
     }
   }
+  // Each reply must be one of the proved line's too. In check the replies
+  // are few and each is tested alone; otherwise src's list is cheaper.
+  const bool one_by_one = legal.size() <= kSimulationRepliesTestedAlone;
   MoveList& src_legal = simulation_lists_[2 * sim_ply + 1];
-  src.GenerateLegal(&src_legal);
+  if (!one_by_one) src.GenerateLegal(&src_legal);
   simulation_keys_[sim_ply] = key;
   const uint16_t next = depth == kUnbounded ? kUnbounded : static_cast<uint16_t>(depth - 1);
   uint16_t longest = 0;
   for (const Move m : legal) {  // the deeper plies use lists of their own
-    if (!src_legal.contains(m)) return false;
+    if (one_by_one ? !src.IsPseudoLegal(m) || !src.IsLegal(m) : !src_legal.contains(m)) return false;
     StateInfo s1, s2;
     src.DoMove(m, &s1);
     dst.DoMove(m, &s2);

@@ -176,7 +176,7 @@ class Prover {
   bool SimulateDefender(int ply, int sim_ply, Position& src, Position& dst, uint16_t depth, uint16_t* len);
   bool SimulationRepeats(int ply, int sim_ply, uint64_t key) const;
   bool SimulationStep(int ply, int sim_ply, const Position& dst);
-  int SimulatedTerminal(Position& dst, const MoveList& legal);
+  int SimulatedTerminal(Position& dst, int nmoves);
 
   TranspositionTable* tt_;
   Budget* budget_;

@@ -127,7 +127,7 @@ bool Position::CanCastle(int side) const {
 
 // kCount: count the moves instead of listing them (list unused).
 template <bool kCount>
-int Position::GenerateImpl(MoveList* list) const {
+int Position::GenerateImpl(MoveList* list, int only_from) const {
   const Variant& v = *v_;
   const Color us = side_;
   const Piece* B = board_;
@@ -153,8 +153,12 @@ int Position::GenerateImpl(MoveList* list) const {
     }
   };
 
-  for (int i = 0, n = list_size_[us]; i < n; ++i) {
-    const int from = list_[us][i];
+  const Square one = static_cast<Square>(only_from);
+  const Square* squares = list_[us];
+  int n_squares = list_size_[us];
+  if (only_from >= 0) squares = &one, n_squares = 1;
+  for (int i = 0; i < n_squares; ++i) {
+    const int from = squares[i];
     const Slot& s = v.slot(us, KindOf(B[from]), from);
     for (uint32_t j = s.leap_begin; j < s.leap_end; ++j) {
       const LeapEntry& e = leaps[j];
@@ -221,6 +225,7 @@ int Position::GenerateImpl(MoveList* list) const {
     }
   }
 
+  if (only_from >= 0) return count;
   if (ep_ >= 0) {
     auto [b, e] = v.capture_leaps_to(us, ep_);
     for (const ReverseLeap* r = b; r != e; ++r)
@@ -299,6 +304,18 @@ bool Position::IsLegal(Move m) const {
   const int king = royal_[side_];
   if (king < 0 || v_->rules().win == WinCondition::kCaptureRoyal) return true;
   return LegalSlow(m, kAllAttacks);
+}
+
+bool Position::IsPseudoLegal(Move m) const {
+  MoveList list;
+  if (m.type() <= MoveType::kPromotion) {
+    const Piece p = board_[m.from()];
+    if (!p || ColorOf(p) != side_) return false;
+    GenerateImpl<false>(&list, m.from());
+  } else {
+    Generate(&list);
+  }
+  return list.contains(m);
 }
 
 void Position::GenerateLegal(MoveList* list) const {

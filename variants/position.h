@@ -81,6 +81,10 @@ class Position {
   void GenerateLegal(MoveList* list) const;
   // A pseudo-legal move that does not leave the mover's royal attacked.
   bool IsLegal(Move m) const;
+  // Whether GeneratePseudoLegal would list m; for a plain move or a
+  // promotion only the moving piece's moves are generated (a cheap test of a
+  // move taken from elsewhere, e.g. a table slot or another position).
+  bool IsPseudoLegal(Move m) const;
   // Quiet un-moves of the side that has just moved (~side_to_move()): each
   // Move(from = its earlier square, to = its current square). Captures,
   // promotions and castling are not undone here (they lead to other tables).
@@ -109,8 +113,10 @@ class Position {
     *rook_to = m.to() + (side == 0 ? -1 : 1);
   }
   void Generate(MoveList* list) const;
+  // only_from >= 0: that square's piece's moves alone, without en passant
+  // and castling.
   template <bool kCount>
-  int GenerateImpl(MoveList* list) const;
+  int GenerateImpl(MoveList* list, int only_from = -1) const;
   static constexpr uint32_t kAllAttacks = 0xFFFFFFFFu;
   bool LegalSlow(Move m, uint32_t mask) const;
   bool AttackedMasked(int t, Color by, uint32_t mask) const;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <random>
 #include <set>
 
 #include "variants/display.h"
@@ -436,6 +437,49 @@ TEST(Registry, ABuiltinIsParsedOncePerSetOfOverrides) {
   std::shared_ptr<const Variant> again;
   ASSERT_TRUE(LoadVariant("xiangqi", &again, {"rules.perpetual_chase=loss"}).ok());
   EXPECT_EQ(again.get(), a.get());
+}
+
+// IsPseudoLegal (which generates one piece's moves) agrees with the full
+// list: on every move of the list, every from-to pair of the board, and the
+// list's moves of the other side, along random games of each built-in
+// variant.
+TEST(PseudoLegality, OnePiecesMovesAgreeWithTheFullList) {
+  std::mt19937 rng(77);
+  for (const std::string& id : BuiltinVariantIds()) {
+    const Variant& v = BuiltinVariant(id);
+    if (v.start_fen().empty()) continue;
+    int positions = 0;
+    for (int game = 0; game < 6; ++game) {
+      Position pos = Load(v, v.start_fen());
+      std::vector<StateInfo> states(60);
+      for (int ply = 0; ply < 60; ++ply, ++positions) {
+        MoveList pseudo;
+        pos.GeneratePseudoLegal(&pseudo);
+        for (Move m : pseudo) ASSERT_TRUE(pos.IsPseudoLegal(m)) << id << " " << pos.Fen() << " " << MoveToCoord(v, m);
+        for (int from = 0; from < v.files() * 16; ++from)
+          for (int to = 0; to < v.files() * 16; ++to) {
+            if (FileOf(from) >= v.files() || FileOf(to) >= v.files() || RankOf(from) >= v.ranks() ||
+                RankOf(to) >= v.ranks())
+              continue;
+            const Move m(from, to);
+            ASSERT_EQ(pos.IsPseudoLegal(m), pseudo.contains(m)) << id << " " << pos.Fen() << " " << MoveToCoord(v, m);
+          }
+        Position other = pos;
+        StateInfo null_state;
+        if (!other.InCheck()) {
+          other.DoNullMove(&null_state);
+          MoveList theirs;
+          other.GeneratePseudoLegal(&theirs);
+          for (Move m : theirs) ASSERT_EQ(pos.IsPseudoLegal(m), pseudo.contains(m)) << id << " " << pos.Fen();
+        }
+        MoveList legal;
+        pos.GenerateLegal(&legal);
+        if (legal.empty()) break;
+        pos.DoMove(legal[static_cast<int>(rng() % static_cast<uint32_t>(legal.size()))], &states[ply]);
+      }
+    }
+    EXPECT_GT(positions, 100) << id;
+  }
 }
 
 }  // namespace
