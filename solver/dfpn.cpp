@@ -353,15 +353,20 @@ void Prover::PreferKiller(int ply, std::vector<Child>* kids) const {
 // its facts, path-independent since it passes no repetition.
 void Prover::SimulateSiblings(int ply, uint16_t child_depth, Move proved, std::vector<Child>* kids) {
   if (simulation_lists_.empty()) simulation_lists_.resize(2 * (kMaxPly + 2));
+  // One copy of each position for all the siblings (each attempt undoes
+  // its moves).
+  Position src = *pos_, dst = *pos_;
+  StateInfo s1;
+  src.DoMove(proved, &s1);
   for (Child& k : *kids) {
     if (k.pn == 0 || k.dn == 0) continue;  // the refuted move among them
-    Position src = *pos_, dst = *pos_;
-    StateInfo s1, s2;
-    src.DoMove(proved, &s1);
+    StateInfo s2;
     dst.DoMove(k.move, &s2);
     simulation_left_ = simulation_nodes_;
     uint16_t len = 0;
-    if (SimulateAttacker(ply, 1, src, dst, child_depth, &len)) {
+    const bool proved_too = SimulateAttacker(ply, 1, src, dst, child_depth, &len);
+    dst.UndoMove(k.move, s2);
+    if (proved_too) {
       k.pn = 0, k.dn = kInf, k.len = len, k.rep = kNoRep;
       ++simulated_;
     }
@@ -465,27 +470,32 @@ bool Prover::SimulateDefender(int ply, int sim_ply, Position& src, Position& dst
   if (!SimulationStep(ply, sim_ply, dst)) return false;
   const uint64_t key = dst.key();
   const Variant& v = dst.variant();
+  // The table and the endgame tables first: a fact found needs no list (a
+  // mate is no fact of either, and no position past the clock is asked).
+  const bool clock_out = v.rules().halfmove_draw > 0 && dst.halfmove_clock() >= v.rules().halfmove_draw;
+  if (!clock_out) {
+    const TTProbe p = tt_->Probe(key ^ salt_, depth);
+    if (p.proven) {
+      *len = p.proof_len;
+      return true;
+    }
+    if (p.disproven) return false;
+    if (tablebase_ && q_.mode == Mode::kAll) {
+      TablebaseValue tv;
+      if (tablebase_->Probe(dst, &tv) && tv.result != Claim::kUnknown) {
+        if (tv.result != Claim::kLoss || tv.dtm < 0 || tv.dtm > depth) return false;
+        *len = static_cast<uint16_t>(tv.dtm);
+        return true;
+      }
+    }
+  }
   MoveList& legal = simulation_lists_[2 * sim_ply];
   dst.GenerateLegal(&legal);
   if (const int t = SimulatedTerminal(dst, legal.size()); t >= 0) {
     *len = 0;
     return t == 1;
   }
-  if (v.rules().halfmove_draw > 0 && dst.halfmove_clock() >= v.rules().halfmove_draw) return false;
-  const TTProbe p = tt_->Probe(key ^ salt_, depth);
-  if (p.proven) {
-    *len = p.proof_len;
-    return true;
-  }
-  if (p.disproven || depth < 2) return false;
-  if (tablebase_ && q_.mode == Mode::kAll) {
-    TablebaseValue tv;
-    if (tablebase_->Probe(dst, &tv) && tv.result != Claim::kUnknown) {
-      if (tv.result != Claim::kLoss || tv.dtm < 0 || tv.dtm > depth) return false;
-      *len = static_cast<uint16_t>(tv.dtm);
-      return true;
-    }
-  }
+  if (clock_out || depth < 2) return false;
   // Each reply must be one of the proved line's too. In check the replies
   // are few and each is tested alone; otherwise src's list is cheaper.
   const bool one_by_one = legal.size() <= kSimulationRepliesTestedAlone;
