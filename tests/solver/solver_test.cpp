@@ -336,10 +336,13 @@ TEST(Solver, SimulationProvesWhatTheSearchProves) {
   // Deeper bounded questions (mate within 5 and 7 plies) on small random
   // positions of four materials: the search with simulation answers as the
   // one without, and it proves some defences by simulation. (A simulation
-  // that checked only the first defence of each node fails here.)
+  // that checked only the first defence of each node fails here, and so
+  // does one that plays the refuted line's move without testing that it
+  // leaves the attacker's king safe in the sibling's position: the
+  // defender's rook of KkRCr pins and faces kings.)
   int checked = 0, proved = 0;
   uint64_t simulated = 0;
-  for (const char* pieces : {"KkRRNap", "KkRNab", "KkRCaa", "KkNNPab"}) {
+  for (const char* pieces : {"KkRRNap", "KkRNab", "KkRCaa", "KkNNPab", "KkRCr"}) {
     testing_util::RandomPositions positions(BuiltinVariant("xiangqi"), pieces, 777);
     Position p;
     for (int n = 0; n < 30 && positions.Next(&p); ++n) {
