@@ -405,6 +405,7 @@ int Prover::SimulatedTerminal(Position& dst, int nmoves) {
 }
 
 bool Prover::SimulateAttacker(int ply, int sim_ply, Position& src, Position& dst, uint16_t depth, uint16_t* len) {
+  const uint32_t left_before = simulation_left_;
   if (!SimulationStep(ply, sim_ply, dst)) return false;
   const uint64_t key = dst.key();
   const Variant& v = dst.variant();
@@ -462,7 +463,10 @@ bool Prover::SimulateAttacker(int ply, int sim_ply, Position& src, Position& dst
   dst.UndoMove(m, s2);
   if (!ok) return false;
   *len = static_cast<uint16_t>(l + 1);
-  tt_->StoreProof(key ^ salt_, *len, raw, 0);
+  // Its work is the positions the attempt walked below here, as a search's
+  // would be: with none, the replacement took these proofs first, and the
+  // re-check (which follows the proof moves) had to search them again.
+  tt_->StoreProof(key ^ salt_, *len, raw, left_before - simulation_left_);
   return true;
 }
 
