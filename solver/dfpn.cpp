@@ -474,8 +474,9 @@ bool Prover::SimulateDefender(int ply, int sim_ply, Position& src, Position& dst
   if (!SimulationStep(ply, sim_ply, dst)) return false;
   const uint64_t key = dst.key();
   const Variant& v = dst.variant();
-  // The table and the endgame tables first: a fact found needs no list (a
-  // mate is no fact of either, and no position past the clock is asked).
+  // The table and the endgame tables first: a fact found needs no list.
+  // Past the clock neither is asked (their facts hold without it), but a
+  // mate on that move still counts.
   const bool clock_out = v.rules().halfmove_draw > 0 && dst.halfmove_clock() >= v.rules().halfmove_draw;
   if (!clock_out) {
     const TTProbe p = tt_->Probe(key ^ salt_, depth);
