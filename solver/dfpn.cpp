@@ -19,6 +19,10 @@ constexpr uint32_t kUnit = 8;             // a new node's numbers are multiples 
 // and that position's move list is cheaper.
 constexpr int kSimulationRepliesTestedAlone = 8;
 
+// A move taken from elsewhere (a table slot, the other position of an
+// attempt) that `p` allows.
+bool AllowedIn(const Position& p, Move m) { return p.IsPseudoLegal(m) && p.IsLegal(m); }
+
 uint32_t SatAdd(uint32_t a, uint32_t b) {
   const uint64_t s = uint64_t{a} + b;
   return s > kBig ? kBig : static_cast<uint32_t>(s);
@@ -443,7 +447,7 @@ bool Prover::SimulateAttacker(int ply, int sim_ply, Position& src, Position& dst
   // src too, for a slot may hold another position's move); where it is not
   // in dst the attempt fails, whether or not dst ends the game. Where it is,
   // dst has a move, so only a lost royal can end it.
-  if (!dst.IsPseudoLegal(m) || !dst.IsLegal(m) || !src.IsPseudoLegal(m) || !src.IsLegal(m)) return false;
+  if (!AllowedIn(dst, m) || !AllowedIn(src, m)) return false;
   if (const int t = SimulatedTerminal(dst, 1); t >= 0) {
     *len = 0;
     return t == 1;
@@ -510,7 +514,7 @@ bool Prover::SimulateDefender(int ply, int sim_ply, Position& src, Position& dst
   const uint16_t next = depth == kUnbounded ? kUnbounded : static_cast<uint16_t>(depth - 1);
   uint16_t longest = 0;
   for (const Move m : legal) {  // the deeper plies use lists of their own
-    if (one_by_one ? !src.IsPseudoLegal(m) || !src.IsLegal(m) : !src_legal.contains(m)) return false;
+    if (one_by_one ? !AllowedIn(src, m) : !src_legal.contains(m)) return false;
     StateInfo s1, s2;
     src.DoMove(m, &s1);
     dst.DoMove(m, &s2);

@@ -456,11 +456,11 @@ TEST(PseudoLegality, OnePiecesMovesAgreeWithTheFullList) {
         MoveList pseudo;
         pos.GeneratePseudoLegal(&pseudo);
         for (Move m : pseudo) ASSERT_TRUE(pos.IsPseudoLegal(m)) << id << " " << pos.Fen() << " " << MoveToCoord(v, m);
-        for (int from = 0; from < v.files() * 16; ++from)
-          for (int to = 0; to < v.files() * 16; ++to) {
-            if (FileOf(from) >= v.files() || FileOf(to) >= v.files() || RankOf(from) >= v.ranks() ||
-                RankOf(to) >= v.ranks())
-              continue;
+        std::vector<int> squares;
+        for (int rank = 0; rank < v.ranks(); ++rank)
+          for (int file = 0; file < v.files(); ++file) squares.push_back(MakeSquare(file, rank));
+        for (const int from : squares)
+          for (const int to : squares) {
             const Move m(from, to);
             ASSERT_EQ(pos.IsPseudoLegal(m), pseudo.contains(m)) << id << " " << pos.Fen() << " " << MoveToCoord(v, m);
           }
