@@ -121,10 +121,10 @@ void Position::AddPiece(Piece p, int sq) {
   if (KindOf(p) == v_->royal_kind()) royal_[c] = static_cast<int16_t>(sq);
 }
 
-void Position::RemovePiece(int sq) {
+int Position::RemovePiece(int sq) {
   Piece p = board_[sq];
   Color c = ColorOf(p);
-  int i = index_[sq];
+  const int i = index_[sq];
   int last = list_[c][--list_size_[c]];
   list_[c][i] = static_cast<Square>(last);
   index_[last] = static_cast<uint8_t>(i);
@@ -132,6 +132,19 @@ void Position::RemovePiece(int sq) {
   ToggleOccupancy(sq);
   --counts_[c][KindOf(p)];
   if (royal_[c] == sq) royal_[c] = -1;
+  return i;
+}
+
+void Position::PutBack(Piece p, int sq, int slot) {
+  AddPiece(p, sq);
+  const Color c = ColorOf(p);
+  const int last = list_size_[c] - 1;
+  if (slot == last) return;
+  const Square other = list_[c][slot];
+  list_[c][slot] = static_cast<Square>(sq);
+  list_[c][last] = other;
+  index_[sq] = static_cast<uint8_t>(slot);
+  index_[other] = static_cast<uint8_t>(last);
 }
 
 void Position::MovePiece(int from, int to) {
@@ -321,7 +334,7 @@ void Position::DoMove(Move m, StateInfo* st) {
       int cap_sq = MakeSquare(FileOf(to), RankOf(from));
       cap = board_[cap_sq];
       key_ ^= v.zobrist_piece(cap, cap_sq);
-      RemovePiece(cap_sq);
+      st->captured_slot = static_cast<uint8_t>(RemovePiece(cap_sq));
       MovePiece(from, to);
       key_ ^= v.zobrist_piece(p, from) ^ v.zobrist_piece(p, to);
       break;
@@ -330,7 +343,7 @@ void Position::DoMove(Move m, StateInfo* st) {
       int rook_from, rook_to;
       CastleRookSquares(m, us, &rook_from, &rook_to);
       Piece rook = board_[rook_from];
-      RemovePiece(rook_from);
+      st->own_slot = static_cast<uint8_t>(RemovePiece(rook_from));
       MovePiece(from, to);
       AddPiece(rook, rook_to);
       key_ ^= v.zobrist_piece(p, from) ^ v.zobrist_piece(p, to) ^ v.zobrist_piece(rook, rook_from) ^
@@ -341,13 +354,13 @@ void Position::DoMove(Move m, StateInfo* st) {
     default: {
       if (cap) {
         key_ ^= v.zobrist_piece(cap, to);
-        RemovePiece(to);
+        st->captured_slot = static_cast<uint8_t>(RemovePiece(to));
       }
       MovePiece(from, to);
       key_ ^= v.zobrist_piece(p, from) ^ v.zobrist_piece(p, to);
       if (m.type() == MoveType::kPromotion) {
         Piece np = MakePiece(us, m.promo_kind());
-        RemovePiece(to);
+        st->own_slot = static_cast<uint8_t>(RemovePiece(to));
         AddPiece(np, to);
         key_ ^= v.zobrist_piece(p, to) ^ v.zobrist_piece(np, to);
       } else if (pawn && v.rules().en_passant && std::abs(RankOf(to) - RankOf(from)) == 2 &&
@@ -392,7 +405,7 @@ void Position::UndoMove(Move m, const StateInfo& st) {
   switch (m.type()) {
     case MoveType::kEnPassant: {
       MovePiece(to, from);
-      AddPiece(st.captured, MakeSquare(FileOf(to), RankOf(from)));
+      PutBack(st.captured, MakeSquare(FileOf(to), RankOf(from)), st.captured_slot);
       break;
     }
     case MoveType::kCastle: {
@@ -401,16 +414,16 @@ void Position::UndoMove(Move m, const StateInfo& st) {
       Piece rook = board_[rook_to];
       RemovePiece(rook_to);
       MovePiece(to, from);
-      AddPiece(rook, rook_from);
+      PutBack(rook, rook_from, st.own_slot);
       break;
     }
     default: {
       if (m.type() == MoveType::kPromotion) {
         RemovePiece(to);
-        AddPiece(st.moved, to);
+        PutBack(st.moved, to, st.own_slot);
       }
       MovePiece(to, from);
-      if (st.captured) AddPiece(st.captured, to);
+      if (st.captured) PutBack(st.captured, to, st.captured_slot);
     }
   }
   key_ = st.key;

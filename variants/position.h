@@ -17,6 +17,12 @@ struct StateInfo {
   Piece captured = kNoPiece;
   Piece moved = kNoPiece;
   uint8_t castling = 0;
+  // Piece-list slots the move emptied (the captured piece's; the promoted
+  // pawn's or castling rook's), so that UndoMove puts each piece back in
+  // its slot: a move made and taken back leaves the lists, and so the order
+  // moves are generated in, as they were.
+  uint8_t captured_slot = 0;
+  uint8_t own_slot = 0;
   int16_t ep = -1;
   uint16_t halfmove = 0;
 };
@@ -101,7 +107,11 @@ class Position {
  private:
   friend class MoveGenerator;
   void AddPiece(Piece p, int sq);
-  void RemovePiece(int sq);
+  // Returns the piece-list slot the piece held.
+  int RemovePiece(int sq);
+  // AddPiece into list slot `slot` (the one RemovePiece returned), the
+  // piece there going back to the end it came from.
+  void PutBack(Piece p, int sq, int slot);
   void MovePiece(int from, int to);
   void SetCastlingMasks();
   bool CanCastle(int side) const;

@@ -482,5 +482,83 @@ TEST(PseudoLegality, OnePiecesMovesAgreeWithTheFullList) {
   }
 }
 
+// A move made and taken back leaves the position as it was, down to the
+// order its moves are generated in (UndoMove puts a captured piece, a
+// promoted pawn and a castling rook back in their piece-list slots): a
+// search's children come in the same order whatever was searched before.
+// Each legal move is made, followed by one reply of each kind (a capture
+// first), and taken back, along random games of each built-in variant and
+// on chess positions with promotions, castling and en passant.
+// Both sides' moves, in generation order (the other side's after a null
+// move, where the side to move is not in check).
+std::vector<Move> PseudoLegalOrder(const Position& pos) {
+  MoveList list;
+  pos.GeneratePseudoLegal(&list);
+  std::vector<Move> out(list.begin(), list.end());
+  if (!pos.InCheck()) {
+    Position other = pos;
+    StateInfo null_state;
+    other.DoNullMove(&null_state);
+    MoveList theirs;
+    other.GeneratePseudoLegal(&theirs);
+    out.push_back(Move());
+    out.insert(out.end(), theirs.begin(), theirs.end());
+  }
+  return out;
+}
+
+void ExpectUndoRestoresOrder(Position& pos, const std::string& id) {
+  const std::vector<Move> before = PseudoLegalOrder(pos);
+  const std::string fen = pos.Fen();
+  const uint64_t key = pos.key();
+  MoveList legal;
+  pos.GenerateLegal(&legal);
+  for (Move m : legal) {
+    StateInfo st, reply_state;
+    pos.DoMove(m, &st);
+    MoveList replies;
+    pos.GenerateLegal(&replies);
+    const auto capture = std::find_if(replies.begin(), replies.end(), [&](Move r) { return !pos.empty(r.to()); });
+    if (capture != replies.end()) {
+      pos.DoMove(*capture, &reply_state);
+      pos.UndoMove(*capture, reply_state);
+    }
+    pos.UndoMove(m, st);
+    ASSERT_EQ(PseudoLegalOrder(pos), before) << id << " " << fen << " after " << MoveToCoord(pos.variant(), m);
+    ASSERT_EQ(pos.Fen(), fen);
+    ASSERT_EQ(pos.key(), key);
+  }
+}
+
+TEST(UndoMove, RestoresTheOrderOfTheMoves) {
+  std::mt19937 rng(91);
+  for (const std::string& id : BuiltinVariantIds()) {
+    const Variant& v = BuiltinVariant(id);
+    if (v.start_fen().empty()) continue;
+    for (int game = 0; game < 4; ++game) {
+      Position pos = Load(v, v.start_fen());
+      std::vector<StateInfo> states(80);
+      for (int ply = 0; ply < 80; ++ply) {
+        ExpectUndoRestoresOrder(pos, id);
+        if (HasFatalFailure()) return;
+        MoveList legal;
+        pos.GenerateLegal(&legal);
+        if (legal.empty()) break;
+        // Captures twice as likely, so that the games thin out the lists.
+        std::vector<Move> pick(legal.begin(), legal.end());
+        for (Move m : legal)
+          if (!pos.empty(m.to())) pick.push_back(m);
+        pos.DoMove(pick[rng() % pick.size()], &states[ply]);
+      }
+    }
+  }
+  for (const char* fen : {"r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1",
+                          "r3k2r/1P4P1/8/8/3pP3/8/1p4p1/R3K2R b KQkq e3 0 1"}) {
+    Position pos = Load("chess", fen);
+    ExpectUndoRestoresOrder(pos, "chess");
+    if (HasFatalFailure()) return;
+  }
+}
+
 }  // namespace
 }  // namespace canju
