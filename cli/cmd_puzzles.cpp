@@ -388,6 +388,7 @@ void RegisterList(CLI::App* puzzles) {
                 "One JSON object per puzzle per line: id, collection, number, title, fen, claimed, material, variant, "
                 "verdict, mate_plies, verdict_rules, other_rules, source");
   cmd->callback([=] {
+    *rules = CanonicalOverrides(*rules);  // (any spacing or order, as verify --set stores them)
     auto store = store_opt->Open(/*read_only=*/true);
     ListFilter f;
     f.collection = *filter_collection;

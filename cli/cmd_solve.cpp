@@ -589,6 +589,9 @@ void RegisterVerify(CLI::App& app) {
     search->Validate();
     if (paths->empty() == store_dir->empty())
       throw CommandError{"verify: give either files/folders or --store DIR", 2};
+    // Verdicts are stored under the options in one spelling, whatever the
+    // spacing or order they were given in (CanonicalOverrides).
+    *rules = CanonicalOverrides(*rules);
     std::vector<Job> work;
     std::vector<std::string> problems;
     std::unique_ptr<PuzzleStore> store;

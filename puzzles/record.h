@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "variants/variant.h"
+
 namespace canju {
 
 // A result from the side to move's point of view.
@@ -130,11 +132,9 @@ inline std::vector<std::string> VerdictRules(const Verdict& v) {
   }
   return rules;
 }
-// The same options in any order.
-inline bool SameRules(std::vector<std::string> a, std::vector<std::string> b) {
-  std::sort(a.begin(), a.end());
-  std::sort(b.begin(), b.end());
-  return a == b;
+// The same options, in any order or spelling (CanonicalOverrides).
+inline bool SameRules(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  return CanonicalOverrides(a) == CanonicalOverrides(b);
 }
 
 struct Record {

@@ -557,6 +557,7 @@ ApiReply Api::Puzzles(const QueryParams& query) {
     if (first < to) rules.push_back(rules_text.substr(first, rules_text.find_last_not_of(' ', to - 1) + 1 - first));
     from = to + 1;
   }
+  rules = CanonicalOverrides(rules);  // (as verify --set stores them: any spacing, the last setting of a key)
   const std::string needle = Lower(q);
   auto catalog = CurrentCatalog();
   if (!collection.empty() &&
@@ -575,10 +576,9 @@ ApiReply Api::Puzzles(const QueryParams& query) {
     for (const std::string& o : options) value += (value.empty() ? "" : ";") + o;
     return value;
   };
-  auto count_rule_set = [&rule_sets, &joined](std::vector<std::string> set) {
+  auto count_rule_set = [&rule_sets, &joined](const std::vector<std::string>& set) {
     if (set.empty()) return;
-    std::sort(set.begin(), set.end());
-    ++rule_sets[joined(set)];
+    ++rule_sets[joined(CanonicalOverrides(set))];
   };
   int total = 0, under_rules = 0, scoped = 0;
   PuzzleSummary under;

@@ -68,6 +68,33 @@ struct Section {
 
 }  // namespace
 
+std::vector<std::string> CanonicalOverrides(const std::vector<std::string>& overrides) {
+  struct Setting {
+    std::string name;  // "section[ name].key", or a malformed option whole
+    std::string text;  // its canonical spelling
+  };
+  std::vector<Setting> set;  // in order, one per name
+  for (const std::string& o : overrides) {
+    Setting s{o, o};
+    const size_t eq = o.find('=');
+    const size_t dot = eq == std::string::npos ? std::string::npos : o.substr(0, eq).rfind('.');
+    if (dot != std::string::npos) {
+      const std::vector<std::string> sec = SplitWords(o.substr(0, dot));
+      const std::string key = Trim(o.substr(dot + 1, eq - dot - 1));
+      if (!sec.empty() && sec.size() <= 2 && !key.empty()) {
+        s.name = sec[0] + (sec.size() == 2 ? " " + sec[1] : "") + "." + key;
+        s.text = s.name + "=" + Trim(o.substr(eq + 1));
+      }
+    }
+    std::erase_if(set, [&](const Setting& e) { return e.name == s.name; });
+    set.push_back(s);
+  }
+  std::vector<std::string> out;
+  for (const Setting& s : set) out.push_back(s.text);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 // Parses "a1-c3, e5 f6" into squares of a board files x ranks.
 static bool ParseSquareList(const std::string& text, int files, int ranks, SquareSet* out, std::string* err) {
   for (const std::string& word : SplitWords(text)) {

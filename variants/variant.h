@@ -85,6 +85,15 @@ struct ReverseLeap {
 
 constexpr uint8_t kCanMove = 1, kCanCapture = 2, kPromotes = 4, kDoubleStep = 8;
 
+// Rule options ("section.key=value", as Variant::Parse takes them) in one
+// spelling each: spaces trimmed around the section, key and value and
+// squeezed inside a section name ("piece horse"), the last setting of a key
+// kept, sorted. Two lists that set the same options the same way — in any
+// order or spacing — come out equal, which is how stored verdicts are
+// matched to the options a command gives. A malformed option is kept as
+// it was (Parse reports it).
+std::vector<std::string> CanonicalOverrides(const std::vector<std::string>& overrides);
+
 class Variant {
  public:
   // Parses a definition text. `source` names the file for error messages

@@ -227,6 +227,15 @@ TEST(ApiVerdictRules, TheLineEndIsReadUnderTheVerdictsRules) {
       ASSERT_EQ(one["total"], 1) << hit->body;
       EXPECT_EQ(one["puzzles"][0]["id"], fx.id(0));
       EXPECT_EQ(one["puzzles"][0]["mate_plies"], 3);
+      // The options as the variant reads them, not as text: spaces around
+      // '=' and '.', and a key set twice (the last setting holds).
+      for (const char* spelling : {"rules%20.%20stalemate%20%3D%20draw", "rules.stalemate%3Dloss;rules.stalemate%3Ddraw"}) {
+        auto same = cli.Get((std::string("/api/puzzles?verdict=confirmed&rules=") + spelling).c_str());
+        ASSERT_TRUE(same);
+        const json found = json::parse(same->body);
+        EXPECT_EQ(found["total"], 1) << spelling << ": " << same->body;
+        EXPECT_FALSE(found.contains("rules_note")) << same->body;
+      }
     }
     // The rules facet names the options verdicts are stored under, as the
     // value `rules` takes; where no record has a verdict under the asked

@@ -560,5 +560,21 @@ TEST(UndoMove, RestoresTheOrderOfTheMoves) {
   }
 }
 
+// Rule options in one spelling: the variant reads " rules . x = y " as
+// "rules.x=y", and the last of two settings of a key.
+TEST(RuleOptions, CanonicalSpellingIsHowTheVariantReadsThem) {
+  EXPECT_EQ(CanonicalOverrides({" rules . perpetual_chase = loss ", "piece   horse.betza=N"}),
+            (std::vector<std::string>{"piece horse.betza=N", "rules.perpetual_chase=loss"}));
+  EXPECT_EQ(CanonicalOverrides({"rules.stalemate=draw", "rules.perpetual_chase=loss", "rules.stalemate=loss"}),
+            (std::vector<std::string>{"rules.perpetual_chase=loss", "rules.stalemate=loss"}));
+  EXPECT_EQ(CanonicalOverrides({"no equals sign", "rules.x="}), (std::vector<std::string>{"no equals sign", "rules.x="}));
+  // Spellings that come out the same load the same variant.
+  std::shared_ptr<const Variant> a, b;
+  ASSERT_TRUE(LoadVariant("xiangqi", &a, {" rules . stalemate = draw "}).ok());
+  ASSERT_TRUE(LoadVariant("xiangqi", &b, CanonicalOverrides({" rules . stalemate = draw "})).ok());
+  EXPECT_EQ(a->rules().stalemate, Outcome::kDraw);
+  EXPECT_EQ(b->rules().stalemate, Outcome::kDraw);
+}
+
 }  // namespace
 }  // namespace canju
