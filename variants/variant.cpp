@@ -66,6 +66,24 @@ struct Section {
   std::map<std::string, Entry> entries;
 };
 
+// An override "section[ name].key=value" split into its parts, trimmed
+// (section words: the kind and, for a piece, its name); false when it is
+// not of that form.
+struct Override {
+  std::vector<std::string> section;
+  std::string key, value;
+};
+bool SplitOverride(const std::string& o, Override* out) {
+  const size_t eq = o.find('=');
+  if (eq == std::string::npos) return false;
+  const size_t dot = o.substr(0, eq).rfind('.');
+  if (dot == std::string::npos) return false;
+  out->section = SplitWords(o.substr(0, dot));
+  out->key = Trim(o.substr(dot + 1, eq - dot - 1));
+  out->value = Trim(o.substr(eq + 1));
+  return !out->section.empty() && out->section.size() <= 2 && !out->key.empty();
+}
+
 }  // namespace
 
 std::vector<std::string> CanonicalOverrides(const std::vector<std::string>& overrides) {
@@ -76,15 +94,10 @@ std::vector<std::string> CanonicalOverrides(const std::vector<std::string>& over
   std::vector<Setting> set;  // in order, one per name
   for (const std::string& o : overrides) {
     Setting s{o, o};
-    const size_t eq = o.find('=');
-    const size_t dot = eq == std::string::npos ? std::string::npos : o.substr(0, eq).rfind('.');
-    if (dot != std::string::npos) {
-      const std::vector<std::string> sec = SplitWords(o.substr(0, dot));
-      const std::string key = Trim(o.substr(dot + 1, eq - dot - 1));
-      if (!sec.empty() && sec.size() <= 2 && !key.empty()) {
-        s.name = sec[0] + (sec.size() == 2 ? " " + sec[1] : "") + "." + key;
-        s.text = s.name + "=" + Trim(o.substr(eq + 1));
-      }
+    if (Override parts; SplitOverride(o, &parts)) {
+      const std::vector<std::string>& sec = parts.section;
+      s.name = sec[0] + (sec.size() == 2 ? " " + sec[1] : "") + "." + parts.key;
+      s.text = s.name + "=" + parts.value;
     }
     std::erase_if(set, [&](const Setting& e) { return e.name == s.name; });
     set.push_back(s);
@@ -216,21 +229,19 @@ Status Variant::Parse(const std::string& text, const std::string& source, std::u
   for (size_t oi = 0; oi < overrides.size(); ++oi) {
     const std::string& o = overrides[oi];
     const int option_line = -static_cast<int>(oi + 1);
-    size_t eq = o.find('=');
-    size_t dot = o.substr(0, eq).rfind('.');
-    if (eq == std::string::npos || dot == std::string::npos)
+    Override parts;
+    if (!SplitOverride(o, &parts))
       return Status::InvalidArgument(source + ": option '" + o + "' must be SECTION.KEY=VALUE");
-    std::vector<std::string> sec = SplitWords(o.substr(0, dot));
-    std::string key = Trim(o.substr(dot + 1, eq - dot - 1)), value = Trim(o.substr(eq + 1));
-    if (sec.empty() || sec.size() > 2 || key.empty())
-      return Status::InvalidArgument(source + ": option '" + o + "' must be SECTION.KEY=VALUE");
+    const std::vector<std::string>& sec = parts.section;
+    const std::string& key = parts.key;
+    const std::string& value = parts.value;
     std::string name = sec.size() == 2 ? sec[1] : "";
     Section* target = nullptr;
     for (auto& s : sections)
       if (s.kind == sec[0] && s.name == name) target = &s;
     if (!target) {
       if (sec[0] != "rules" && sec[0] != "variant")
-        return Status::InvalidArgument(source + ": option '" + o + "': no section [" + o.substr(0, dot) + "]");
+        return Status::InvalidArgument(source + ": option '" + o + "': no section [" + sec[0] + (name.empty() ? "" : " " + name) + "]");
       sections.push_back(Section{sec[0], name, option_line, {}});
       target = &sections.back();
     }
